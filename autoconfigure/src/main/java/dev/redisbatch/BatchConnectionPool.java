@@ -1,0 +1,524 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import org.apache.commons.pool2.BasePooledObjectFactory;
+import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.impl.DefaultPooledObject;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.util.Assert;
+
+/**
+ * The connections batches run on: a commons-pool2 pool of long-lived Lettuce connections
+ * of its own, separate from the application's shared connection, so that a large batch
+ * never delays the rest of the application.
+ * <p>
+ * The connections are configured for batches:
+ * <ul>
+ * <li>they never reconnect and re-send commands on their own (at-most-once): a connection
+ * that breaks is closed and leaves the pool, and its unanswered commands become
+ * {@link Outcome#UNKNOWN};</li>
+ * <li>Lettuce's per-command timeouts are off, because each chunk has its own
+ * deadline;</li>
+ * <li>they have their own event loops and no per-command tracing.</li>
+ * </ul>
+ * The pool is bounded: a caller waits at most {@code maxWait} for a connection and then
+ * gets a {@link BatchPoolExhaustedException}.
+ * <p>
+ * Spring Boot creates one from {@code spring.data.redis.*} and
+ * {@code redis.batch.pool.*}; without Boot, use {@link #builder(RedisURI)} or
+ * {@link #clusterBuilder(Iterable)}.
+ *
+ * @since 0.1.0
+ */
+public final class BatchConnectionPool implements AutoCloseable {
+
+	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
+
+	private final AbstractRedisClient client;
+
+	private final @Nullable ClientResources ownedResources;
+
+	private final GenericObjectPool<StatefulConnection<byte[], byte[]>> pool;
+
+	private final Topology topology;
+
+	private final Duration maxWait;
+
+	private final LongAdder exhausted = new LongAdder();
+
+	private BatchConnectionPool(Builder builder) {
+		ClientResources resources = builder.clientResources;
+		this.ownedResources = (resources != null) ? null : DefaultClientResources.create();
+		ClientResources used = (resources != null) ? resources : this.ownedResources;
+		this.topology = builder.topology();
+		this.client = builder.createClient(used);
+		this.maxWait = builder.maxWait;
+		this.pool = new GenericObjectPool<>(new ConnectionFactory(builder.connector(this.client)), poolConfig(builder));
+	}
+
+	/**
+	 * A builder for a pool of connections to a standalone server, or to the master that
+	 * Redis Sentinel names when the URI is a sentinel URI.
+	 * @param uri the server, for example
+	 * {@code RedisURI.create("redis://localhost:6379")}
+	 * @return a builder
+	 */
+	public static Builder builder(RedisURI uri) {
+		Assert.notNull(uri, "uri must not be null");
+		return new Builder(List.of(uri), false);
+	}
+
+	/**
+	 * A builder for a pool of connections to a Redis Cluster.
+	 * @param seeds nodes to discover the cluster from
+	 * @return a builder
+	 */
+	public static Builder clusterBuilder(Iterable<RedisURI> seeds) {
+		Assert.notNull(seeds, "seeds must not be null");
+		List<RedisURI> list = new ArrayList<>();
+		seeds.forEach(list::add);
+		Assert.notEmpty(list, "at least one cluster node is required");
+		return new Builder(list, true);
+	}
+
+	/**
+	 * What kind of deployment the pool connects to.
+	 * @return the topology
+	 */
+	public Topology topology() {
+		return this.topology;
+	}
+
+	/**
+	 * The number of connections lent to running batches.
+	 * @return the active count
+	 */
+	public int getActive() {
+		return this.pool.getNumActive();
+	}
+
+	/**
+	 * The number of connections open and waiting in the pool.
+	 * @return the idle count
+	 */
+	public int getIdle() {
+		return this.pool.getNumIdle();
+	}
+
+	/**
+	 * The number of callers waiting for a connection.
+	 * @return the waiting count
+	 */
+	public int getWaiting() {
+		return this.pool.getNumWaiters();
+	}
+
+	/**
+	 * The largest number of connections the pool opens.
+	 * @return the maximum
+	 */
+	public int getMaxActive() {
+		return this.pool.getMaxTotal();
+	}
+
+	/**
+	 * How many connections the pool has opened since it was created.
+	 * @return the count
+	 */
+	public long getCreatedCount() {
+		return this.pool.getCreatedCount();
+	}
+
+	/**
+	 * How many connections the pool has closed since it was created (broken ones
+	 * included).
+	 * @return the count
+	 */
+	public long getDestroyedCount() {
+		return this.pool.getDestroyedCount();
+	}
+
+	/**
+	 * How many times a caller found no connection within the maximum wait.
+	 * @return the count
+	 */
+	public long getExhaustedCount() {
+		return this.exhausted.sum();
+	}
+
+	/**
+	 * The Lettuce resources of the pool's client.
+	 */
+	ClientResources clientResources() {
+		return this.client.getResources();
+	}
+
+	/**
+	 * Borrow a connection, waiting at most the pool's maximum wait.
+	 * @return an open connection
+	 * @throws BatchPoolExhaustedException if none became free in time
+	 * @throws DataAccessException if a new connection could not be opened
+	 */
+	StatefulConnection<byte[], byte[]> borrow() {
+		try {
+			return this.pool.borrowObject(this.maxWait);
+		}
+		catch (NoSuchElementException ex) {
+			if (ex.getCause() != null) {
+				throw translate(ex.getCause());
+			}
+			this.exhausted.increment();
+			throw new BatchPoolExhaustedException("No batch connection became free within " + this.maxWait + ": all "
+					+ this.pool.getMaxTotal() + " connections of the batch pool are in use (raise "
+					+ "redis.batch.pool.max-active or max-wait, or lower the parallelism of concurrent batches)");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisConnectionFailureException("Interrupted while waiting for a batch connection", ex);
+		}
+		catch (Exception ex) {
+			throw translate(ex);
+		}
+	}
+
+	/**
+	 * Borrow a connection only if one is free or can be opened at once.
+	 * @return a connection, or {@code null}
+	 */
+	@Nullable StatefulConnection<byte[], byte[]> tryBorrow() {
+		if (this.pool.getNumIdle() == 0 && this.pool.getNumActive() >= this.pool.getMaxTotal()) {
+			return null;
+		}
+		try {
+			return this.pool.borrowObject(Duration.ZERO);
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Give a healthy connection back.
+	 * @param connection the connection
+	 */
+	void release(StatefulConnection<byte[], byte[]> connection) {
+		if (!connection.isOpen()) {
+			invalidate(connection);
+			return;
+		}
+		// Batches never switch auto-flush off on pooled connections; this keeps the
+		// invariant even if a future code path does.
+		connection.setAutoFlushCommands(true);
+		this.pool.returnObject(connection);
+	}
+
+	/**
+	 * Close a connection that broke or still has unanswered commands, and remove it from
+	 * the pool.
+	 * @param connection the connection
+	 */
+	void invalidate(StatefulConnection<byte[], byte[]> connection) {
+		try {
+			this.pool.invalidateObject(connection);
+		}
+		catch (Exception ex) {
+			connection.closeAsync();
+		}
+	}
+
+	/**
+	 * Close every connection and release the client. Connections lent to running batches
+	 * are closed as they come back.
+	 */
+	@Override
+	public void close() {
+		this.pool.close();
+		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		if (this.ownedResources != null) {
+			this.ownedResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+		}
+	}
+
+	private static DataAccessException translate(Throwable ex) {
+		if (ex instanceof DataAccessException dataAccess) {
+			return dataAccess;
+		}
+		if (ex instanceof Exception exception) {
+			DataAccessException translated = EXCEPTION_CONVERTER.convert(exception);
+			if (translated != null) {
+				return translated;
+			}
+		}
+		return new RedisConnectionFailureException("Cannot open a batch connection: " + ex.getMessage(), ex);
+	}
+
+	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {
+		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
+		config.setMaxTotal(builder.maxActive);
+		config.setMaxIdle(builder.maxIdle);
+		config.setMinIdle(builder.minIdle);
+		config.setMaxWait(builder.maxWait);
+		config.setBlockWhenExhausted(true);
+		config.setTestOnBorrow(true);
+		config.setLifo(true);
+		config.setJmxEnabled(false);
+		if (builder.minIdle > 0) {
+			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
+		}
+		return config;
+	}
+
+	/**
+	 * The kind of deployment a pool connects to.
+	 */
+	public enum Topology {
+
+		/**
+		 * One server.
+		 */
+		STANDALONE,
+
+		/**
+		 * The master that Redis Sentinel names.
+		 */
+		SENTINEL,
+
+		/**
+		 * A Redis Cluster.
+		 */
+		CLUSTER
+
+	}
+
+	/**
+	 * Opens, checks and closes pooled connections.
+	 */
+	private static final class ConnectionFactory extends BasePooledObjectFactory<StatefulConnection<byte[], byte[]>> {
+
+		private final Supplier<StatefulConnection<byte[], byte[]>> connector;
+
+		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector) {
+			this.connector = connector;
+		}
+
+		@Override
+		public StatefulConnection<byte[], byte[]> create() {
+			return this.connector.get();
+		}
+
+		@Override
+		public PooledObject<StatefulConnection<byte[], byte[]>> wrap(StatefulConnection<byte[], byte[]> connection) {
+			return new DefaultPooledObject<>(connection);
+		}
+
+		@Override
+		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
+			return pooled.getObject().isOpen();
+		}
+
+		@Override
+		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
+			pooled.getObject().closeAsync();
+		}
+
+	}
+
+	/**
+	 * Builds a {@link BatchConnectionPool}.
+	 */
+	public static final class Builder {
+
+		private final List<RedisURI> uris;
+
+		private final boolean cluster;
+
+		private @Nullable ClientResources clientResources;
+
+		private @Nullable SslOptions sslOptions;
+
+		private Duration connectTimeout = Duration.ofSeconds(10);
+
+		private int maxActive = 8;
+
+		private int maxIdle = 8;
+
+		private int minIdle = 0;
+
+		private Duration maxWait = Duration.ofSeconds(5);
+
+		private Builder(List<RedisURI> uris, boolean cluster) {
+			this.uris = uris;
+			this.cluster = cluster;
+		}
+
+		/**
+		 * Use these client resources (event loops) instead of creating them. They are not
+		 * shut down with the pool. Per-command tracing configured on them applies to
+		 * batch commands too, so prefer the default.
+		 * @param clientResources the resources
+		 * @return this builder
+		 */
+		public Builder clientResources(ClientResources clientResources) {
+			this.clientResources = clientResources;
+			return this;
+		}
+
+		/**
+		 * TLS settings (trust and key material, protocols) for URIs that use TLS.
+		 * @param sslOptions the options
+		 * @return this builder
+		 */
+		public Builder sslOptions(SslOptions sslOptions) {
+			this.sslOptions = sslOptions;
+			return this;
+		}
+
+		/**
+		 * How long opening a connection (TCP connect and handshake) may take.
+		 * @param connectTimeout a positive duration
+		 * @return this builder
+		 */
+		public Builder connectTimeout(Duration connectTimeout) {
+			Assert.isTrue(connectTimeout != null && !connectTimeout.isNegative() && !connectTimeout.isZero(),
+					"connectTimeout must be positive");
+			this.connectTimeout = connectTimeout;
+			return this;
+		}
+
+		/**
+		 * The largest number of connections, in use or idle.
+		 * @param maxActive at least 1
+		 * @return this builder
+		 */
+		public Builder maxActive(int maxActive) {
+			Assert.isTrue(maxActive >= 1, "maxActive must be at least 1");
+			this.maxActive = maxActive;
+			return this;
+		}
+
+		/**
+		 * The largest number of idle connections kept open.
+		 * @param maxIdle at least 0
+		 * @return this builder
+		 */
+		public Builder maxIdle(int maxIdle) {
+			Assert.isTrue(maxIdle >= 0, "maxIdle must not be negative");
+			this.maxIdle = maxIdle;
+			return this;
+		}
+
+		/**
+		 * The number of idle connections the pool tries to keep open.
+		 * @param minIdle at least 0
+		 * @return this builder
+		 */
+		public Builder minIdle(int minIdle) {
+			Assert.isTrue(minIdle >= 0, "minIdle must not be negative");
+			this.minIdle = minIdle;
+			return this;
+		}
+
+		/**
+		 * How long a batch waits for a free connection before it fails. Never unbounded.
+		 * @param maxWait a positive duration
+		 * @return this builder
+		 */
+		public Builder maxWait(Duration maxWait) {
+			Assert.isTrue(maxWait != null && !maxWait.isNegative() && !maxWait.isZero(),
+					"maxWait must be positive: the batch pool never waits without bound");
+			this.maxWait = maxWait;
+			return this;
+		}
+
+		/**
+		 * Create the pool. No connection is opened until a batch needs one.
+		 * @return the pool
+		 */
+		public BatchConnectionPool build() {
+			Assert.isTrue(this.minIdle <= this.maxIdle, "minIdle must not exceed maxIdle");
+			Assert.isTrue(this.maxIdle <= this.maxActive, "maxIdle must not exceed maxActive");
+			return new BatchConnectionPool(this);
+		}
+
+		private Topology topology() {
+			if (this.cluster) {
+				return Topology.CLUSTER;
+			}
+			return this.uris.get(0).getSentinels().isEmpty() ? Topology.STANDALONE : Topology.SENTINEL;
+		}
+
+		private AbstractRedisClient createClient(ClientResources resources) {
+			for (RedisURI uri : this.uris) {
+				// The handshake (HELLO, AUTH, SELECT) uses the URI timeout; commands use
+				// per-chunk deadlines instead.
+				uri.setTimeout(this.connectTimeout);
+			}
+			SocketOptions socketOptions = SocketOptions.builder()
+				.connectTimeout(this.connectTimeout)
+				.keepAlive(true)
+				.tcpNoDelay(true)
+				.build();
+			TimeoutOptions noCommandTimeouts = TimeoutOptions.builder().timeoutCommands(false).build();
+			if (this.cluster) {
+				ClusterClientOptions.Builder options = ClusterClientOptions.builder()
+					.autoReconnect(false)
+					.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+					.timeoutOptions(noCommandTimeouts)
+					.socketOptions(socketOptions);
+				if (this.sslOptions != null) {
+					options.sslOptions(this.sslOptions);
+				}
+				RedisClusterClient clusterClient = RedisClusterClient.create(resources, this.uris);
+				clusterClient.setOptions(options.build());
+				return clusterClient;
+			}
+			ClientOptions.Builder options = ClientOptions.builder()
+				.autoReconnect(false)
+				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+				.timeoutOptions(noCommandTimeouts)
+				.socketOptions(socketOptions);
+			if (this.sslOptions != null) {
+				options.sslOptions(this.sslOptions);
+			}
+			RedisClient redisClient = RedisClient.create(resources);
+			redisClient.setOptions(options.build());
+			return redisClient;
+		}
+
+		private Supplier<StatefulConnection<byte[], byte[]>> connector(AbstractRedisClient client) {
+			if (client instanceof RedisClusterClient clusterClient) {
+				return () -> clusterClient.connect(ByteArrayCodec.INSTANCE);
+			}
+			RedisClient redisClient = (RedisClient) client;
+			RedisURI uri = this.uris.get(0);
+			return () -> redisClient.connect(ByteArrayCodec.INSTANCE, uri);
+		}
+
+	}
+
+}

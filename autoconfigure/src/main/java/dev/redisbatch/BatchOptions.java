@@ -1,0 +1,297 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
+
+/**
+ * How one batch runs: chunk size, parallelism, per-chunk timeout, transactional mode and
+ * the name it is reported under. Any value left unset is taken from the template's
+ * defaults, which come from the {@code redis.batch.*} properties.
+ * <p>
+ * Instances are immutable. Invalid values are rejected by the builder, before any I/O.
+ *
+ * <pre class="code">
+ * BatchOptions options = BatchOptions.builder().chunkSize(500).parallelism(2).name("import").build();
+ * </pre>
+ *
+ * @since 0.1.0
+ */
+public final class BatchOptions {
+
+	/**
+	 * The largest chunk size accepted. Larger chunks only add memory and latency: the
+	 * benefit of pipelining levels off long before (see docs/performance.md).
+	 */
+	public static final int MAX_CHUNK_SIZE = 1_000_000;
+
+	/**
+	 * The largest parallelism accepted.
+	 */
+	public static final int MAX_PARALLELISM = 64;
+
+	/**
+	 * The name a batch is reported under when none is set.
+	 */
+	public static final String DEFAULT_NAME = "default";
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null);
+
+	private final @Nullable Integer chunkSize;
+
+	private final @Nullable Integer parallelism;
+
+	private final @Nullable Duration timeout;
+
+	private final @Nullable Boolean transactional;
+
+	private final @Nullable String name;
+
+	private BatchOptions(@Nullable Integer chunkSize, @Nullable Integer parallelism, @Nullable Duration timeout,
+			@Nullable Boolean transactional, @Nullable String name) {
+		this.chunkSize = chunkSize;
+		this.parallelism = parallelism;
+		this.timeout = timeout;
+		this.transactional = transactional;
+		this.name = name;
+	}
+
+	/**
+	 * Options that set nothing: every value comes from the template's defaults (the
+	 * {@code redis.batch.*} properties).
+	 * @return the default options
+	 */
+	public static BatchOptions defaults() {
+		return DEFAULTS;
+	}
+
+	/**
+	 * A builder for options.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * A builder that starts from these options.
+	 * @return a new builder
+	 */
+	public Builder mutate() {
+		Builder builder = new Builder();
+		builder.chunkSize = this.chunkSize;
+		builder.parallelism = this.parallelism;
+		builder.timeout = this.timeout;
+		builder.transactional = this.transactional;
+		builder.name = this.name;
+		return builder;
+	}
+
+	/**
+	 * The number of commands per chunk, or {@code null} for the default.
+	 * @return the chunk size
+	 */
+	public @Nullable Integer chunkSize() {
+		return this.chunkSize;
+	}
+
+	/**
+	 * How many chunks may be in flight at once, each on its own connection, or
+	 * {@code null} for the default.
+	 * @return the parallelism
+	 */
+	public @Nullable Integer parallelism() {
+		return this.parallelism;
+	}
+
+	/**
+	 * How long one chunk may take from being sent until its last reply, or {@code null}
+	 * for the default.
+	 * @return the per-chunk timeout
+	 */
+	public @Nullable Duration timeout() {
+		return this.timeout;
+	}
+
+	/**
+	 * Whether each chunk is wrapped in MULTI/EXEC, or {@code null} for the default.
+	 * @return whether chunks are transactions
+	 */
+	public @Nullable Boolean transactional() {
+		return this.transactional;
+	}
+
+	/**
+	 * The name the batch is reported under in metrics and results, or {@code null} for
+	 * the default.
+	 * @return the name
+	 */
+	public @Nullable String name() {
+		return this.name;
+	}
+
+	/**
+	 * Fill the values these options leave unset from the given fully-set options.
+	 * @param defaults options with every value set
+	 * @return options with every value set
+	 */
+	BatchOptions withDefaults(BatchOptions defaults) {
+		return new BatchOptions(pick(this.chunkSize, defaults.chunkSize), pick(this.parallelism, defaults.parallelism),
+				pick(this.timeout, defaults.timeout), pick(this.transactional, defaults.transactional),
+				pick(this.name, defaults.name));
+	}
+
+	boolean isComplete() {
+		return this.chunkSize != null && this.parallelism != null && this.timeout != null && this.transactional != null
+				&& this.name != null;
+	}
+
+	private static <T> @Nullable T pick(@Nullable T value, @Nullable T fallback) {
+		return (value != null) ? value : fallback;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		if (this == other) {
+			return true;
+		}
+		if (!(other instanceof BatchOptions that)) {
+			return false;
+		}
+		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
+				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
+				&& Objects.equals(this.name, that.name);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name);
+	}
+
+	@Override
+	public String toString() {
+		return "BatchOptions[chunkSize=" + this.chunkSize + ", parallelism=" + this.parallelism + ", timeout="
+				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + "]";
+	}
+
+	/**
+	 * Check a chunk size.
+	 * @param chunkSize the chunk size
+	 * @param source what the value came from, for the message
+	 */
+	static void validateChunkSize(int chunkSize, String source) {
+		Assert.isTrue(chunkSize >= 1 && chunkSize <= MAX_CHUNK_SIZE,
+				() -> source + " must be between 1 and " + MAX_CHUNK_SIZE + " but was " + chunkSize);
+	}
+
+	static void validateParallelism(int parallelism, String source) {
+		Assert.isTrue(parallelism >= 1 && parallelism <= MAX_PARALLELISM,
+				() -> source + " must be between 1 and " + MAX_PARALLELISM + " but was " + parallelism);
+	}
+
+	static void validateTimeout(Duration timeout, String source) {
+		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(),
+				() -> source + " must be positive but was " + timeout);
+	}
+
+	static void validateName(String name, String source) {
+		Assert.isTrue(NAME.matcher(name).matches(), () -> source
+				+ " must be 1 to 64 characters of letters, digits, '.', '_' or '-' (it is a metrics tag) but was '"
+				+ name + "'");
+	}
+
+	/**
+	 * Builds {@link BatchOptions}. Each setter checks its value at once.
+	 */
+	public static final class Builder {
+
+		private @Nullable Integer chunkSize;
+
+		private @Nullable Integer parallelism;
+
+		private @Nullable Duration timeout;
+
+		private @Nullable Boolean transactional;
+
+		private @Nullable String name;
+
+		private Builder() {
+		}
+
+		/**
+		 * The number of commands per chunk: a chunk is sent as soon as it fills.
+		 * @param chunkSize from 1 to {@value BatchOptions#MAX_CHUNK_SIZE}
+		 * @return this builder
+		 */
+		public Builder chunkSize(int chunkSize) {
+			validateChunkSize(chunkSize, "chunkSize");
+			this.chunkSize = chunkSize;
+			return this;
+		}
+
+		/**
+		 * How many chunks may be in flight at once, each on its own pooled connection.
+		 * @param parallelism from 1 to {@value BatchOptions#MAX_PARALLELISM}
+		 * @return this builder
+		 */
+		public Builder parallelism(int parallelism) {
+			validateParallelism(parallelism, "parallelism");
+			this.parallelism = parallelism;
+			return this;
+		}
+
+		/**
+		 * How long each chunk may take from being sent until its last reply. Commands
+		 * answered in time keep their results; the rest of that chunk is
+		 * {@link Outcome#UNKNOWN}.
+		 * @param timeout a positive duration
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			Assert.notNull(timeout, "timeout must not be null");
+			validateTimeout(timeout, "timeout");
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Whether to wrap each chunk in MULTI/EXEC, so that a chunk is applied as a whole
+		 * or not at all.
+		 * @param transactional whether chunks are transactions
+		 * @return this builder
+		 */
+		public Builder transactional(boolean transactional) {
+			this.transactional = transactional;
+			return this;
+		}
+
+		/**
+		 * The name the batch is reported under (a metrics tag, so a fixed value, never
+		 * data).
+		 * @param name letters, digits, '.', '_' or '-', at most 64 characters
+		 * @return this builder
+		 */
+		public Builder name(String name) {
+			Assert.notNull(name, "name must not be null");
+			validateName(name, "name");
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Build the options.
+		 * @return the options
+		 */
+		public BatchOptions build() {
+			return new BatchOptions(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name);
+		}
+
+	}
+
+}

@@ -1,0 +1,334 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.util.Assert;
+
+/**
+ * Runs batches of Redis commands as chunked pipelines on a {@link BatchConnectionPool} of
+ * its own, with a typed {@link Response} for every command and {@link BatchResults} that
+ * account for all of them. Thread-safe once built.
+ * <p>
+ * Every convenience method delegates to {@link #execute(BatchOptions, BatchCallback)}.
+ *
+ * <pre class="code">
+ * BatchResults results = batchTemplate.execute((batch) -&gt; {
+ *     for (Order order : orders) {
+ *         batch.set("order:" + order.id(), order.json(), Duration.ofHours(1));
+ *     }
+ * });
+ * List&lt;String&gt; values = batchTemplate.getAll(keys); // aligned with keys, null where missing
+ * </pre>
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ * @since 0.1.0
+ */
+public class BatchTemplate<K, V> implements BatchOperations<K, V> {
+
+	/**
+	 * The default number of commands per chunk (see docs/performance.md for how it was
+	 * chosen).
+	 */
+	public static final int DEFAULT_CHUNK_SIZE = 1000;
+
+	/**
+	 * The default number of chunks in flight per batch.
+	 */
+	public static final int DEFAULT_PARALLELISM = 1;
+
+	/**
+	 * The default time one chunk may take from being sent until its last reply.
+	 */
+	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+	private static final BatchOptions BUILT_IN = BatchOptions.builder()
+		.chunkSize(DEFAULT_CHUNK_SIZE)
+		.parallelism(DEFAULT_PARALLELISM)
+		.timeout(DEFAULT_TIMEOUT)
+		.transactional(false)
+		.name(BatchOptions.DEFAULT_NAME)
+		.build();
+
+	private final BatchConnectionPool pool;
+
+	private final BatchSerializers<K, V> serializers;
+
+	private final BatchOptions defaults;
+
+	/**
+	 * Create a template. Hash fields use the key serializer and hash values the value
+	 * serializer.
+	 * @param pool the connections batches run on
+	 * @param keySerializer the key serializer
+	 * @param valueSerializer the value serializer
+	 */
+	public BatchTemplate(BatchConnectionPool pool, RedisSerializer<K> keySerializer,
+			RedisSerializer<V> valueSerializer) {
+		this(BatchTemplate.<K, V>builder(pool).keySerializer(keySerializer).valueSerializer(valueSerializer));
+	}
+
+	/**
+	 * Create a template from a builder.
+	 * @param builder the builder
+	 */
+	protected BatchTemplate(Builder<K, V> builder) {
+		Assert.notNull(builder.keySerializer, "keySerializer must not be null");
+		Assert.notNull(builder.valueSerializer, "valueSerializer must not be null");
+		this.pool = builder.pool;
+		RedisSerializer<?> hashKey = (builder.hashKeySerializer != null) ? builder.hashKeySerializer
+				: builder.keySerializer;
+		RedisSerializer<?> hashValue = (builder.hashValueSerializer != null) ? builder.hashValueSerializer
+				: builder.valueSerializer;
+		this.serializers = new BatchSerializers<>(builder.keySerializer, builder.valueSerializer, hashKey, hashValue);
+		this.defaults = builder.defaults.withDefaults(BUILT_IN);
+		validate(this.defaults);
+	}
+
+	/**
+	 * A builder for a template on the given pool.
+	 * @param <K> the key type
+	 * @param <V> the value type
+	 * @param pool the connections batches run on
+	 * @return a builder
+	 */
+	public static <K, V> Builder<K, V> builder(BatchConnectionPool pool) {
+		Assert.notNull(pool, "pool must not be null");
+		return new Builder<>(pool);
+	}
+
+	/**
+	 * The options used for values a batch does not set.
+	 * @return the default options, with every value set
+	 */
+	public BatchOptions getDefaultOptions() {
+		return this.defaults;
+	}
+
+	/**
+	 * The connections batches run on.
+	 * @return the pool
+	 */
+	public BatchConnectionPool getConnectionPool() {
+		return this.pool;
+	}
+
+	@Override
+	public BatchResults execute(BatchCallback<K, V> callback) {
+		return execute(BatchOptions.defaults(), callback);
+	}
+
+	@Override
+	public BatchResults execute(BatchOptions options, BatchCallback<K, V> callback) {
+		Assert.notNull(options, "options must not be null");
+		Assert.notNull(callback, "callback must not be null");
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved);
+		CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pipeline);
+		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline, recorder);
+		try {
+			callback.doInBatch(batch);
+		}
+		catch (RuntimeException | Error ex) {
+			batch.close();
+			BatchResults results = pipeline.abort("the batch callback threw " + ex.getClass().getSimpleName());
+			if (pipeline.isAbortSignal(ex)) {
+				throw new BatchException(results, pipeline.abortCause());
+			}
+			if (results.size() > 0) {
+				ex.addSuppressed(new BatchException(results, pipeline.abortCause()));
+			}
+			throw ex;
+		}
+		batch.close();
+		if (pipeline.submitted() == 0) {
+			pipeline.finish();
+			throw new InvalidDataAccessApiUsageException(
+					"Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed");
+		}
+		BatchResults results = pipeline.finish();
+		if (!results.isSuccess()) {
+			throw new BatchException(results, pipeline.abortCause());
+		}
+		return results;
+	}
+
+	@Override
+	public List<@Nullable V> getAll(Collection<K> keys) {
+		Assert.notNull(keys, "keys must not be null");
+		for (K key : keys) {
+			Assert.notNull(key, "keys must not contain null");
+		}
+		if (keys.isEmpty()) {
+			return new ArrayList<>();
+		}
+		List<Response<@Nullable V>> responses = new ArrayList<>(keys.size());
+		execute((batch) -> {
+			for (K key : keys) {
+				responses.add(batch.get(key));
+			}
+		});
+		List<@Nullable V> values = new ArrayList<>(responses.size());
+		for (Response<@Nullable V> response : responses) {
+			values.add(response.get());
+		}
+		return values;
+	}
+
+	@Override
+	public void setAll(Map<K, V> entries, @Nullable Duration ttl) {
+		Assert.notNull(entries, "entries must not be null");
+		entries.forEach((key, value) -> {
+			Assert.notNull(key, "entries must not contain a null key");
+			Assert.notNull(value, "entries must not contain a null value");
+		});
+		Assert.isTrue(ttl == null || ttl.toMillis() >= 1, () -> "ttl must be at least 1 ms but was " + ttl);
+		if (entries.isEmpty()) {
+			return;
+		}
+		execute((batch) -> entries.forEach(
+				(ttl != null) ? (key, value) -> batch.set(key, value, ttl) : (key, value) -> batch.set(key, value)));
+	}
+
+	private void validate(BatchOptions options) {
+		BatchOptions.validateChunkSize(require(options.chunkSize()), "chunkSize");
+		BatchOptions.validateParallelism(require(options.parallelism()), "parallelism");
+		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
+		BatchOptions.validateName(require(options.name()), "name");
+		int parallelism = require(options.parallelism());
+		Assert.isTrue(parallelism <= this.pool.getMaxActive(),
+				() -> "parallelism " + parallelism + " exceeds the batch pool's max-active of "
+						+ this.pool.getMaxActive()
+						+ " (redis.batch.pool.max-active): a batch could never get that many connections");
+		if (require(options.transactional()) && this.pool.topology() == BatchConnectionPool.Topology.CLUSTER) {
+			throw new InvalidDataAccessApiUsageException(
+					"Transactional batches are not supported on Redis Cluster by this version");
+		}
+	}
+
+	private static <T> T require(@Nullable T value) {
+		Assert.state(value != null, "options were not resolved");
+		return value;
+	}
+
+	/**
+	 * Builds a {@link BatchTemplate}.
+	 *
+	 * @param <K> the key type
+	 * @param <V> the value type
+	 */
+	public static final class Builder<K, V> {
+
+		private final BatchConnectionPool pool;
+
+		private @Nullable RedisSerializer<K> keySerializer;
+
+		private @Nullable RedisSerializer<V> valueSerializer;
+
+		private @Nullable RedisSerializer<?> hashKeySerializer;
+
+		private @Nullable RedisSerializer<?> hashValueSerializer;
+
+		private BatchOptions defaults = BatchOptions.defaults();
+
+		private Builder(BatchConnectionPool pool) {
+			this.pool = pool;
+		}
+
+		/**
+		 * The key serializer.
+		 * @param serializer the serializer
+		 * @return this builder
+		 */
+		public Builder<K, V> keySerializer(RedisSerializer<K> serializer) {
+			this.keySerializer = serializer;
+			return this;
+		}
+
+		/**
+		 * The value serializer, also used for set members, list elements and script
+		 * arguments.
+		 * @param serializer the serializer
+		 * @return this builder
+		 */
+		public Builder<K, V> valueSerializer(RedisSerializer<V> serializer) {
+			this.valueSerializer = serializer;
+			return this;
+		}
+
+		/**
+		 * The hash field serializer (the key serializer when not set).
+		 * @param serializer the serializer
+		 * @return this builder
+		 */
+		public Builder<K, V> hashKeySerializer(RedisSerializer<?> serializer) {
+			this.hashKeySerializer = serializer;
+			return this;
+		}
+
+		/**
+		 * The hash value serializer (the value serializer when not set).
+		 * @param serializer the serializer
+		 * @return this builder
+		 */
+		public Builder<K, V> hashValueSerializer(RedisSerializer<?> serializer) {
+			this.hashValueSerializer = serializer;
+			return this;
+		}
+
+		/**
+		 * Use the serializers of a {@link RedisTemplate}, so both read and write the same
+		 * data. Serializers the template leaves unset fall back to its default
+		 * serializer.
+		 * @param template the template
+		 * @return this builder
+		 */
+		@SuppressWarnings("unchecked")
+		public Builder<K, V> serializersFrom(RedisTemplate<K, V> template) {
+			Assert.notNull(template, "template must not be null");
+			RedisSerializer<?> fallback = (template.getDefaultSerializer() != null) ? template.getDefaultSerializer()
+					: RedisSerializer.java();
+			this.keySerializer = (RedisSerializer<K>) orElse(template.getKeySerializer(), fallback);
+			this.valueSerializer = (RedisSerializer<V>) orElse(template.getValueSerializer(), fallback);
+			this.hashKeySerializer = orElse(template.getHashKeySerializer(), fallback);
+			this.hashValueSerializer = orElse(template.getHashValueSerializer(), fallback);
+			return this;
+		}
+
+		/**
+		 * The options used for values a batch does not set. Values left unset here take
+		 * the built-in defaults.
+		 * @param defaults the defaults
+		 * @return this builder
+		 */
+		public Builder<K, V> defaults(BatchOptions defaults) {
+			Assert.notNull(defaults, "defaults must not be null");
+			this.defaults = defaults;
+			return this;
+		}
+
+		/**
+		 * Build the template.
+		 * @return the template
+		 */
+		public BatchTemplate<K, V> build() {
+			return new BatchTemplate<>(this);
+		}
+
+		private static RedisSerializer<?> orElse(@Nullable RedisSerializer<?> serializer, RedisSerializer<?> fallback) {
+			return (serializer != null) ? serializer : fallback;
+		}
+
+	}
+
+}

@@ -1,0 +1,547 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.MultiOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one batch: the chunker, the connection leases and the outcome accounting.
+ * <p>
+ * Recorded commands fill the open chunk; a full chunk is sent at once, in one write, on a
+ * leased connection. Up to {@code parallelism} chunks are in flight, each on its own
+ * connection; when all are busy, the caller waits for the oldest chunk. So memory is
+ * bounded by {@code chunkSize × (parallelism + 1)} commands, whatever the batch size.
+ * <p>
+ * Each chunk has its own deadline. Replies arrive in order, so when a chunk is settled
+ * the answered commands keep their results and the rest are {@link Outcome#UNKNOWN}. A
+ * chunk that lost its connection or passed its deadline stops the batch: its connection
+ * leaves the pool, and commands not yet sent end {@link Outcome#NOT_SENT}. Nothing is
+ * ever sent twice.
+ * <p>
+ * Not thread-safe: a pipeline belongs to the thread that runs the batch.
+ */
+final class ChunkedPipeline {
+
+	private final BatchConnectionPool pool;
+
+	private final String name;
+
+	private final int chunkSize;
+
+	private final int parallelism;
+
+	private final long timeoutNanos;
+
+	private final boolean transactional;
+
+	private final OutcomeLedger ledger = new OutcomeLedger();
+
+	private final long startNanos = System.nanoTime();
+
+	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
+
+	private final ArrayDeque<StatefulConnection<byte[], byte[]>> idle = new ArrayDeque<>();
+
+	private Chunk open;
+
+	private int leased;
+
+	private int submitted;
+
+	private int chunksSent;
+
+	private @Nullable String abortReason;
+
+	private @Nullable Throwable abortCause;
+
+	private @Nullable BatchException abortSignal;
+
+	private boolean finished;
+
+	ChunkedPipeline(BatchConnectionPool pool, BatchOptions options) {
+		this.pool = pool;
+		this.name = require(options.name());
+		this.chunkSize = require(options.chunkSize());
+		this.parallelism = require(options.parallelism());
+		this.timeoutNanos = require(options.timeout()).toNanos();
+		this.transactional = require(options.transactional());
+		this.open = new Chunk(this.chunkSize);
+	}
+
+	private static <T> T require(@Nullable T value) {
+		if (value == null) {
+			throw new IllegalStateException("Options must be resolved against the template defaults first");
+		}
+		return value;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	int submitted() {
+		return this.submitted;
+	}
+
+	/**
+	 * Record a command. If the open chunk is full it is sent; if the batch has to stop
+	 * (no connection, a lost chunk, an interrupt) this throws a {@link BatchException} so
+	 * that the recording code stops too.
+	 */
+	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+		checkNotFinished();
+		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
+		if (this.abortReason != null) {
+			response.settle(Outcome.NOT_SENT, notSentReason(), this.ledger);
+			return response;
+		}
+		this.open.add(response);
+		if (this.open.size == this.chunkSize) {
+			sendOpenChunk();
+			throwIfJustAborted();
+		}
+		return response;
+	}
+
+	/**
+	 * Record a command that failed before it could be sent (its key or value could not be
+	 * serialized). It takes its place in the batch and is {@link Outcome#FAILED}.
+	 */
+	<T> CommandResponse<T> addFailed(String commandName, String message, Throwable cause) {
+		checkNotFinished();
+		return CommandResponse.failedLocally(this.submitted++, commandName, message, cause, this.ledger);
+	}
+
+	/**
+	 * Send the open chunk and wait for every chunk in flight, keeping the leased
+	 * connections: afterwards every command recorded so far has its outcome.
+	 */
+	void drain() {
+		checkNotFinished();
+		sendOpenChunk();
+		while (!this.inFlight.isEmpty()) {
+			settleOldest();
+		}
+		throwIfJustAborted();
+	}
+
+	/**
+	 * Send what is left, wait for every chunk, give the connections back, and account for
+	 * every command.
+	 * @return the results
+	 */
+	BatchResults finish() {
+		if (!this.finished) {
+			sendOpenChunk();
+			while (!this.inFlight.isEmpty()) {
+				settleOldest();
+			}
+			close();
+		}
+		return results();
+	}
+
+	/**
+	 * Stop the batch because the recording code failed: nothing more is sent, chunks in
+	 * flight still get their replies, and connections go back.
+	 * @param reason why, for the results
+	 * @return the results
+	 */
+	BatchResults abort(String reason) {
+		if (!this.finished) {
+			stop(reason, null);
+			while (!this.inFlight.isEmpty()) {
+				settleOldest();
+			}
+			close();
+		}
+		return results();
+	}
+
+	/**
+	 * Whether the given exception is the signal this pipeline threw to stop the recording
+	 * code.
+	 */
+	boolean isAbortSignal(Throwable ex) {
+		return ex == this.abortSignal;
+	}
+
+	@Nullable Throwable abortCause() {
+		return this.abortCause;
+	}
+
+	private BatchResults results() {
+		return this.ledger.toResults(this.name, this.chunksSent, Duration.ofNanos(System.nanoTime() - this.startNanos),
+				this.abortReason);
+	}
+
+	private void checkNotFinished() {
+		if (this.finished) {
+			throw new IllegalStateException(
+					"The batch is complete: record commands inside the batch callback, not after it returned");
+		}
+	}
+
+	private void sendOpenChunk() {
+		Chunk chunk = this.open;
+		if (chunk.size == 0) {
+			return;
+		}
+		this.open = new Chunk(this.chunkSize);
+		while (true) {
+			if (this.abortReason != null) {
+				chunk.settleNotSent(notSentReason());
+				return;
+			}
+			StatefulConnection<byte[], byte[]> connection = lease();
+			if (connection == null) {
+				continue;
+			}
+			if (!connection.isOpen()) {
+				// It broke while idle (for example the server restarted): nothing was
+				// sent
+				// on it, so another connection can take the chunk.
+				discard(connection);
+				continue;
+			}
+			if (chunk.dispatch(connection)) {
+				this.chunksSent++;
+				this.inFlight.add(chunk);
+			}
+			else {
+				// The connection closed between the check and the write, and refused the
+				// whole write: nothing went out, and the refused commands cannot be
+				// reused.
+				discard(connection);
+				chunk.settleNotSent("not sent: the connection closed just before the write");
+			}
+			return;
+		}
+	}
+
+	/**
+	 * A connection for the next chunk: an idle leased one, a new lease while below the
+	 * parallelism, or the one the oldest chunk in flight frees. Returns {@code null} when
+	 * the batch was stopped while waiting.
+	 */
+	private @Nullable StatefulConnection<byte[], byte[]> lease() {
+		while (this.abortReason == null) {
+			StatefulConnection<byte[], byte[]> connection = this.idle.poll();
+			if (connection != null) {
+				return connection;
+			}
+			if (this.inFlight.isEmpty()) {
+				return borrow();
+			}
+			if (this.leased < this.parallelism) {
+				connection = this.pool.tryBorrow();
+				if (connection != null) {
+					this.leased++;
+					return connection;
+				}
+			}
+			settleOldest();
+		}
+		return null;
+	}
+
+	private @Nullable StatefulConnection<byte[], byte[]> borrow() {
+		try {
+			StatefulConnection<byte[], byte[]> connection = this.pool.borrow();
+			this.leased++;
+			return connection;
+		}
+		catch (RuntimeException ex) {
+			stop("no batch connection: " + CommandResponse.describe(ex), ex);
+			return null;
+		}
+	}
+
+	private void settleOldest() {
+		Chunk chunk = this.inFlight.poll();
+		if (chunk == null) {
+			return;
+		}
+		boolean interrupted = Thread.currentThread().isInterrupted();
+		boolean complete = false;
+		if (!interrupted) {
+			try {
+				complete = chunk.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				interrupted = true;
+			}
+		}
+		String noReply = interrupted ? "sent, but the batch was interrupted before its reply (it may have run)"
+				: "sent, but no reply within the chunk timeout of " + Duration.ofNanos(this.timeoutNanos)
+						+ " (it may have run)";
+		Throwable connectionFailure = chunk.connectionFailure();
+		int unknown = chunk.settle(noReply);
+		if (complete && connectionFailure == null && chunk.connection().isOpen()) {
+			this.idle.add(chunk.connection());
+		}
+		else {
+			// Unanswered commands may still be on the wire: the connection never serves
+			// another chunk.
+			discard(chunk.connection());
+		}
+		if (interrupted) {
+			stop("the thread was interrupted", new InterruptedException("batch interrupted"));
+		}
+		else if (!complete) {
+			stop("a chunk got no reply within its timeout of " + Duration.ofNanos(this.timeoutNanos), null);
+		}
+		else if (unknown > 0) {
+			stop("a chunk lost its connection before every reply came", connectionFailure);
+		}
+	}
+
+	private void discard(StatefulConnection<byte[], byte[]> connection) {
+		this.leased--;
+		this.pool.invalidate(connection);
+	}
+
+	private void stop(String reason, @Nullable Throwable cause) {
+		if (this.abortReason != null) {
+			return;
+		}
+		this.abortReason = reason;
+		this.abortCause = cause;
+		Chunk unsent = this.open;
+		this.open = new Chunk(this.chunkSize);
+		unsent.settleNotSent(notSentReason());
+	}
+
+	private void throwIfJustAborted() {
+		if (this.abortReason != null && this.abortSignal == null) {
+			// Settle what is still in flight so the signal's results are complete so far.
+			while (!this.inFlight.isEmpty()) {
+				settleOldest();
+			}
+			this.abortSignal = new BatchException(results(), this.abortCause);
+			throw this.abortSignal;
+		}
+	}
+
+	private String notSentReason() {
+		return "not sent: the batch stopped early (" + this.abortReason + ")";
+	}
+
+	private void close() {
+		this.finished = true;
+		StatefulConnection<byte[], byte[]> connection;
+		while ((connection = this.idle.poll()) != null) {
+			this.leased--;
+			this.pool.release(connection);
+		}
+	}
+
+	/**
+	 * A chunk of commands, sent in one write on one connection.
+	 */
+	private final class Chunk {
+
+		private final int capacity;
+
+		private CommandResponse<?>[] responses;
+
+		private int size;
+
+		private @Nullable StatefulConnection<byte[], byte[]> connection;
+
+		private long deadline;
+
+		private @Nullable AsyncCommand<byte[], byte[], TransactionResult> exec;
+
+		Chunk(int capacity) {
+			this.capacity = capacity;
+			this.responses = new CommandResponse<?>[Math.min(capacity, 64)];
+		}
+
+		void add(CommandResponse<?> response) {
+			if (this.size == this.responses.length) {
+				this.responses = Arrays.copyOf(this.responses, Math.min(this.capacity, this.size * 2));
+			}
+			this.responses[this.size++] = response;
+		}
+
+		StatefulConnection<byte[], byte[]> connection() {
+			StatefulConnection<byte[], byte[]> current = this.connection;
+			if (current == null) {
+				throw new IllegalStateException("Chunk was not sent");
+			}
+			return current;
+		}
+
+		/**
+		 * Write every command of the chunk with one flush. Returns {@code false} when the
+		 * connection refused the whole write (it was closed), so nothing was sent.
+		 */
+		boolean dispatch(StatefulConnection<byte[], byte[]> target) {
+			List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(this.size + 2);
+			boolean transaction = ChunkedPipeline.this.transactional;
+			if (transaction) {
+				commands.add(new AsyncCommand<>(
+						new Command<>(CommandType.MULTI, new StatusOutput<>(ByteArrayCodec.INSTANCE))));
+			}
+			for (int i = 0; i < this.size; i++) {
+				commands.add(this.responses[i].command());
+			}
+			if (transaction) {
+				AsyncCommand<byte[], byte[], TransactionResult> execCommand = new AsyncCommand<>(
+						new Command<>(CommandType.EXEC, new MultiOutput<>(ByteArrayCodec.INSTANCE)));
+				this.exec = execCommand;
+				commands.add(execCommand);
+			}
+			this.connection = target;
+			this.deadline = System.nanoTime() + ChunkedPipeline.this.timeoutNanos;
+			target.dispatch(commands);
+			return !rejected(commands.get(0));
+		}
+
+		/**
+		 * Wait until every command (and EXEC) is done or the deadline passes.
+		 * @return whether everything is done
+		 */
+		boolean await() throws InterruptedException {
+			if (!waitFor(last())) {
+				return false;
+			}
+			for (int i = 0; i < this.size; i++) {
+				if (!waitFor(this.responses[i].command())) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		/**
+		 * The failure that completed the last command without a reply (such as a closed
+		 * connection), or {@code null}.
+		 */
+		@Nullable Throwable connectionFailure() {
+			Throwable failure = CommandResponse.failureOf(last());
+			return (failure instanceof RedisCommandExecutionException) ? null : failure;
+		}
+
+		private RedisCommand<byte[], byte[], ?> last() {
+			AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
+			return (transaction != null) ? transaction : this.responses[this.size - 1].command();
+		}
+
+		private boolean waitFor(RedisCommand<byte[], byte[], ?> command) throws InterruptedException {
+			if (command.isDone()) {
+				return true;
+			}
+			long remaining = this.deadline - System.nanoTime();
+			if (remaining <= 0 || !(command instanceof CompletableFuture<?> future)) {
+				return false;
+			}
+			try {
+				future.get(remaining, TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException | CancellationException ex) {
+				// completed exceptionally: settle() reads the failure
+			}
+			catch (TimeoutException ex) {
+				return false;
+			}
+			return true;
+		}
+
+		/**
+		 * Decide the outcome of every command of the chunk.
+		 * @return how many ended {@link Outcome#UNKNOWN}
+		 */
+		int settle(String noReply) {
+			OutcomeLedger ledger = ChunkedPipeline.this.ledger;
+			long unknownBefore = ledger.count(Outcome.UNKNOWN);
+			AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
+			if (transaction != null && transactionAborted(transaction)) {
+				// EXECABORT, or certain to be: nothing in the chunk ran.
+				String execError = CommandResponse.outputError(transaction);
+				String reason = (execError != null) ? execError
+						: "EXECABORT Transaction discarded because of previous errors";
+				for (int i = 0; i < this.size; i++) {
+					String own = CommandResponse.outputError(this.responses[i].command());
+					this.responses[i].settle(Outcome.FAILED, (own != null) ? own : reason, ledger);
+				}
+			}
+			else {
+				for (int i = 0; i < this.size; i++) {
+					this.responses[i].settleFromReply(noReply, ledger);
+				}
+			}
+			return (int) (ledger.count(Outcome.UNKNOWN) - unknownBefore);
+		}
+
+		/**
+		 * Whether the transaction certainly did not run: EXEC answered with an error, the
+		 * transaction was discarded, or a command was refused while queueing (then EXEC
+		 * aborts even if its reply never came).
+		 */
+		private boolean transactionAborted(AsyncCommand<byte[], byte[], TransactionResult> transaction) {
+			if (transaction.isDone()) {
+				if (CommandResponse.outputError(transaction) != null) {
+					return true;
+				}
+				if (!transaction.isCompletedExceptionally()) {
+					TransactionResult result = transaction.getNow(null);
+					return result != null && result.wasDiscarded();
+				}
+			}
+			for (int i = 0; i < this.size; i++) {
+				if (CommandResponse.outputError(this.responses[i].command()) != null) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		void settleNotSent(String reason) {
+			for (int i = 0; i < this.size; i++) {
+				this.responses[i].settle(Outcome.NOT_SENT, reason, ChunkedPipeline.this.ledger);
+			}
+		}
+
+		/**
+		 * Whether the endpoint refused the write as a whole (closed or disconnected
+		 * connection): then every command failed synchronously, before anything was
+		 * written.
+		 */
+		private static boolean rejected(RedisCommand<byte[], byte[], ?> first) {
+			Throwable failure = CommandResponse.failureOf(first);
+			if (failure == null || failure.getClass() != RedisException.class) {
+				return false;
+			}
+			String message = String.valueOf(failure.getMessage());
+			return message.startsWith("Connection is closed") || message.startsWith("Currently not connected")
+					|| message.startsWith("Request queue size exceeded")
+					|| message.startsWith("Command buffer size exceeded");
+		}
+
+	}
+
+}

@@ -1,0 +1,174 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import io.lettuce.core.protocol.ConnectionFacade;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.PushHandler;
+import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.StatefulRedisConnectionImpl;
+import io.lettuce.core.api.push.PushListener;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+
+/**
+ * Turns Lettuce API calls into recorded batch commands. It is the channel writer of a
+ * Lettuce connection that never touches the network: every command Lettuce builds (with
+ * its arguments encoded and its typed output ready) is handed to the
+ * {@link ChunkedPipeline} instead of a socket.
+ * <p>
+ * This lets both the {@link Batch} API and Spring Data Redis's {@code LettuceConnection}
+ * reuse Lettuce's complete command builder, while the pipeline decides when and where the
+ * commands go.
+ */
+final class CommandRecorder implements RedisChannelWriter, PushHandler {
+
+	private static final Function<@Nullable Object, @Nullable Object> RAW = (raw) -> raw;
+
+	/**
+	 * Commands that cannot be part of a batch: they block the connection, change its
+	 * state for whoever uses it next, or need replies that a pipeline cannot give.
+	 */
+	private static final Set<CommandType> UNSUPPORTED = EnumSet.of(CommandType.BLPOP, CommandType.BRPOP,
+			CommandType.BRPOPLPUSH, CommandType.BLMOVE, CommandType.BLMPOP, CommandType.BZPOPMIN, CommandType.BZPOPMAX,
+			CommandType.BZMPOP, CommandType.WAIT, CommandType.MULTI, CommandType.EXEC, CommandType.DISCARD,
+			CommandType.WATCH, CommandType.UNWATCH, CommandType.SELECT, CommandType.AUTH, CommandType.HELLO,
+			CommandType.CLIENT, CommandType.QUIT, CommandType.SUBSCRIBE, CommandType.PSUBSCRIBE, CommandType.SSUBSCRIBE,
+			CommandType.UNSUBSCRIBE, CommandType.PUNSUBSCRIBE, CommandType.SUNSUBSCRIBE, CommandType.MONITOR,
+			CommandType.READONLY, CommandType.READWRITE, CommandType.SHUTDOWN, CommandType.SYNC);
+
+	private final ClientResources resources;
+
+	private final ChunkedPipeline pipeline;
+
+	private final StatefulRedisConnection<byte[], byte[]> connection;
+
+	private Function<@Nullable Object, ?> converter = RAW;
+
+	private @Nullable CommandResponse<?> last;
+
+	CommandRecorder(ClientResources resources, ChunkedPipeline pipeline) {
+		this.resources = resources;
+		this.pipeline = pipeline;
+		this.connection = new StatefulRedisConnectionImpl<>(this, this, ByteArrayCodec.INSTANCE, Duration.ofDays(1));
+	}
+
+	/**
+	 * A Lettuce connection whose commands are recorded into the pipeline.
+	 */
+	StatefulRedisConnection<byte[], byte[]> connection() {
+		return this.connection;
+	}
+
+	RedisAsyncCommands<byte[], byte[]> commands() {
+		return this.connection.async();
+	}
+
+	/**
+	 * Use this converter for the response of the next recorded command.
+	 */
+	void expect(Function<@Nullable Object, ?> converter) {
+		this.converter = converter;
+	}
+
+	/**
+	 * The response of the command recorded last.
+	 */
+	@SuppressWarnings("unchecked")
+	<T> CommandResponse<T> takeLast() {
+		CommandResponse<?> response = this.last;
+		if (response == null) {
+			throw new IllegalStateException("No command was recorded");
+		}
+		this.last = null;
+		return (CommandResponse<T>) response;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
+		ProtocolKeyword type = command.getType();
+		if (type instanceof CommandType known && UNSUPPORTED.contains(known)) {
+			this.converter = RAW;
+			throw new InvalidDataAccessApiUsageException(type + " cannot run in a batch: a batch pipelines commands "
+					+ "on a pooled connection, so blocking commands, transactions (use the transactional option), "
+					+ "SELECT, AUTH, CLIENT and subscriptions are not allowed. Run it outside the batch.");
+		}
+		RedisCommand<K, V, T> recorded = (command instanceof CompletableFuture<?>) ? command
+				: new AsyncCommand<>(command);
+		Function<@Nullable Object, ?> next = this.converter;
+		this.converter = RAW;
+		this.last = this.pipeline.add((RedisCommand<byte[], byte[], ?>) recorded, next);
+		return recorded;
+	}
+
+	@Override
+	public <K, V> Collection<RedisCommand<K, V, ?>> write(Collection<? extends RedisCommand<K, V, ?>> commands) {
+		List<RedisCommand<K, V, ?>> recorded = new ArrayList<>(commands.size());
+		for (RedisCommand<K, V, ?> command : commands) {
+			recorded.add(write(command));
+		}
+		return recorded;
+	}
+
+	@Override
+	public void close() {
+		// nothing to close: no socket
+	}
+
+	@Override
+	public CompletableFuture<Void> closeAsync() {
+		return CompletableFuture.completedFuture(null);
+	}
+
+	@Override
+	public void setConnectionFacade(ConnectionFacade connection) {
+		// no connection events: no socket
+	}
+
+	@Override
+	public void setAutoFlushCommands(boolean autoFlush) {
+		// the pipeline decides when commands go out
+	}
+
+	@Override
+	public void flushCommands() {
+		// the pipeline decides when commands go out
+	}
+
+	@Override
+	public ClientResources getClientResources() {
+		return this.resources;
+	}
+
+	@Override
+	public void addListener(PushListener listener) {
+		// push messages never arrive on a recorder
+	}
+
+	@Override
+	public void removeListener(PushListener listener) {
+		// push messages never arrive on a recorder
+	}
+
+	@Override
+	public Collection<PushListener> getPushListeners() {
+		return List.of();
+	}
+
+}

@@ -1,0 +1,313 @@
+package dev.redisbatch.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP proxy on loopback in front of a Redis server, for what {@code tc netem} would
+ * otherwise do:
+ * <ul>
+ * <li>add latency: every byte is held for the one-way delay in each direction, without
+ * limiting throughput, so pipelining behaves as it would at that distance;</li>
+ * <li>lose replies: after a number of reply bytes, replies are swallowed while the
+ * connection stays open (the server executed the commands, the client never hears);</li>
+ * <li>count the separate writes clients make (each {@code read()} that returns data), to
+ * show how many flushes a client used.</li>
+ * </ul>
+ * It listens on 127.0.0.1 only.
+ *
+ * @since 0.1.0
+ */
+public final class TcpProxy implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(TcpProxy.class);
+
+	private final int targetPort;
+
+	private final ServerSocket server;
+
+	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong clientReads = new AtomicLong();
+
+	private final AtomicLong clientBytes = new AtomicLong();
+
+	private final AtomicLong replyBytes = new AtomicLong();
+
+	private final AtomicLong accepted = new AtomicLong();
+
+	private volatile long oneWayDelayNanos;
+
+	private volatile long dropRepliesAfter = Long.MAX_VALUE;
+
+	private volatile boolean closed;
+
+	private TcpProxy(int targetPort) throws IOException {
+		this.targetPort = targetPort;
+		this.server = new ServerSocket();
+		this.server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+		Thread acceptor = new Thread(this::acceptLoop, "tcp-proxy-accept-" + port());
+		acceptor.setDaemon(true);
+		acceptor.start();
+	}
+
+	/**
+	 * Start a proxy to a port on loopback.
+	 * @param targetPort the port of the server behind the proxy
+	 * @return the running proxy
+	 */
+	public static TcpProxy start(int targetPort) {
+		try {
+			return new TcpProxy(targetPort);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * The port clients connect to.
+	 * @return the port
+	 */
+	public int port() {
+		return this.server.getLocalPort();
+	}
+
+	/**
+	 * Hold every byte for half the given round-trip time in each direction.
+	 * @param roundTrip the added round-trip time
+	 * @return this proxy
+	 */
+	public TcpProxy roundTrip(Duration roundTrip) {
+		this.oneWayDelayNanos = roundTrip.toNanos() / 2;
+		return this;
+	}
+
+	/**
+	 * Forward at most this many more reply bytes (counted from now), then swallow
+	 * replies; connections stay open.
+	 * @param bytes the number of reply bytes still forwarded
+	 * @return this proxy
+	 */
+	public TcpProxy dropRepliesAfter(long bytes) {
+		this.dropRepliesAfter = this.replyBytes.get() + bytes;
+		return this;
+	}
+
+	/**
+	 * Forward every reply again.
+	 * @return this proxy
+	 */
+	public TcpProxy forwardAllReplies() {
+		this.dropRepliesAfter = Long.MAX_VALUE;
+		return this;
+	}
+
+	/**
+	 * How many times a read from a client returned data: an upper bound on how many
+	 * separate writes the clients made (the kernel may merge writes, never split fewer).
+	 * @return the count
+	 */
+	public long clientReads() {
+		return this.clientReads.get();
+	}
+
+	/**
+	 * The number of request bytes forwarded to the server.
+	 * @return the count
+	 */
+	public long clientBytes() {
+		return this.clientBytes.get();
+	}
+
+	/**
+	 * The number of connections the proxy accepted.
+	 * @return the count
+	 */
+	public long connectionsAccepted() {
+		return this.accepted.get();
+	}
+
+	/**
+	 * Close every proxied connection (both sides), as a network failure would.
+	 */
+	public void closeConnections() {
+		for (Socket socket : this.sockets) {
+			closeQuietly(socket);
+		}
+		this.sockets.clear();
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		closeQuietly(this.server);
+		closeConnections();
+	}
+
+	private void acceptLoop() {
+		while (!this.closed) {
+			try {
+				Socket client = this.server.accept();
+				client.setTcpNoDelay(true);
+				Socket upstream = new Socket();
+				upstream.setTcpNoDelay(true);
+				try {
+					upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.targetPort), 5000);
+				}
+				catch (IOException ex) {
+					closeQuietly(client);
+					continue;
+				}
+				this.accepted.incrementAndGet();
+				this.sockets.add(client);
+				this.sockets.add(upstream);
+				pump(client, upstream, true);
+				pump(upstream, client, false);
+			}
+			catch (IOException ex) {
+				if (!this.closed) {
+					logger.debug("Proxy accept failed", ex);
+				}
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to, boolean request) {
+		DelayQueue<Packet> queue = new DelayQueue<>();
+		String direction = request ? "request" : "reply";
+		Thread reader = new Thread(() -> read(from, to, request, queue), "tcp-proxy-" + direction + "-read");
+		Thread writer = new Thread(() -> write(from, to, queue), "tcp-proxy-" + direction + "-write");
+		reader.setDaemon(true);
+		writer.setDaemon(true);
+		reader.start();
+		writer.start();
+	}
+
+	private void read(Socket from, Socket to, boolean request, DelayQueue<Packet> queue) {
+		byte[] buffer = new byte[64 * 1024];
+		long sequence = 0;
+		long lastDue = 0;
+		try (InputStream in = from.getInputStream()) {
+			int read;
+			while ((read = in.read(buffer)) != -1) {
+				if (read == 0) {
+					continue;
+				}
+				byte[] data = Arrays.copyOf(buffer, read);
+				if (request) {
+					this.clientReads.incrementAndGet();
+					this.clientBytes.addAndGet(read);
+				}
+				else {
+					long before = this.replyBytes.getAndAdd(read);
+					long allowed = this.dropRepliesAfter - before;
+					if (allowed <= 0) {
+						continue;
+					}
+					if (allowed < read) {
+						data = Arrays.copyOf(data, (int) allowed);
+					}
+				}
+				// Bytes leave in the order they came, even if the delay changes
+				// meanwhile.
+				lastDue = Math.max(System.nanoTime() + this.oneWayDelayNanos, lastDue);
+				queue.put(new Packet(data, lastDue, sequence++));
+			}
+		}
+		catch (IOException ex) {
+			// connection closed
+		}
+		queue.put(new Packet(null, Math.max(System.nanoTime() + this.oneWayDelayNanos, lastDue), sequence));
+	}
+
+	private void write(Socket from, Socket to, DelayQueue<Packet> queue) {
+		try (OutputStream out = to.getOutputStream()) {
+			while (true) {
+				Packet packet = queue.take();
+				byte[] data = packet.data;
+				if (data == null) {
+					break;
+				}
+				out.write(data);
+				out.flush();
+			}
+		}
+		catch (SocketException ex) {
+			// closed by the other side or by closeConnections()
+		}
+		catch (IOException ex) {
+			logger.debug("Proxy write failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			closeQuietly(from);
+			closeQuietly(to);
+			this.sockets.remove(from);
+			this.sockets.remove(to);
+		}
+	}
+
+	private static void closeQuietly(AutoCloseable closeable) {
+		try {
+			closeable.close();
+		}
+		catch (Exception ex) {
+			// closing
+		}
+	}
+
+	/**
+	 * Bytes due to be forwarded at a point in time; {@code null} data marks the end of
+	 * the stream.
+	 */
+	private static final class Packet implements Delayed {
+
+		private final byte @Nullable [] data;
+
+		private final long due;
+
+		private final long sequence;
+
+		Packet(byte @Nullable [] data, long due, long sequence) {
+			this.data = data;
+			this.due = due;
+			this.sequence = sequence;
+		}
+
+		@Override
+		public long getDelay(TimeUnit unit) {
+			return unit.convert(this.due - System.nanoTime(), TimeUnit.NANOSECONDS);
+		}
+
+		@Override
+		public int compareTo(Delayed other) {
+			Packet that = (Packet) other;
+			int byDue = Long.compare(this.due, that.due);
+			return (byDue != 0) ? byDue : Long.compare(this.sequence, that.sequence);
+		}
+
+	}
+
+}
