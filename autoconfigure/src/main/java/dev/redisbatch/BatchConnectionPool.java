@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -71,6 +73,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private final LongAdder exhausted = new LongAdder();
 
+	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
+
 	private BatchConnectionPool(Builder builder) {
 		ClientResources resources = builder.clientResources;
 		this.ownedResources = (resources != null) ? null : DefaultClientResources.create();
@@ -78,7 +82,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 		this.topology = builder.topology();
 		this.client = builder.createClient(used);
 		this.maxWait = builder.maxWait;
-		this.pool = new GenericObjectPool<>(new ConnectionFactory(builder.connector(this.client)), poolConfig(builder));
+		this.pool = new GenericObjectPool<>(new ConnectionFactory(builder.connector(this.client), this.retired),
+				poolConfig(builder));
 	}
 
 	/**
@@ -239,16 +244,15 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	/**
 	 * Close a connection that broke or still has unanswered commands, and remove it from
-	 * the pool.
+	 * the pool. It is retired through a failed validation on return rather than
+	 * {@code invalidateObject}, which would open a replacement connection at once, on
+	 * this thread, towards a server that may be failing.
 	 * @param connection the connection
 	 */
 	void invalidate(StatefulConnection<byte[], byte[]> connection) {
-		try {
-			this.pool.invalidateObject(connection);
-		}
-		catch (Exception ex) {
-			connection.closeAsync();
-		}
+		this.retired.add(connection);
+		connection.closeAsync();
+		this.pool.returnObject(connection);
 	}
 
 	/**
@@ -285,6 +289,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 		config.setMaxWait(builder.maxWait);
 		config.setBlockWhenExhausted(true);
 		config.setTestOnBorrow(true);
+		config.setTestOnReturn(true);
 		config.setLifo(true);
 		config.setJmxEnabled(false);
 		if (builder.minIdle > 0) {
@@ -322,8 +327,12 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		private final Supplier<StatefulConnection<byte[], byte[]>> connector;
 
-		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector) {
+		private final Set<StatefulConnection<byte[], byte[]>> retired;
+
+		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
+				Set<StatefulConnection<byte[], byte[]>> retired) {
 			this.connector = connector;
+			this.retired = retired;
 		}
 
 		@Override
@@ -338,12 +347,15 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		@Override
 		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			return pooled.getObject().isOpen();
+			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+			return connection.isOpen() && !this.retired.contains(connection);
 		}
 
 		@Override
 		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			pooled.getObject().closeAsync();
+			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+			this.retired.remove(connection);
+			connection.closeAsync();
 		}
 
 	}

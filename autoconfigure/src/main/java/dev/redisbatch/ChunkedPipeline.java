@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
@@ -443,7 +442,7 @@ final class ChunkedPipeline {
 		 */
 		@Nullable Throwable connectionFailure() {
 			Throwable failure = CommandResponse.failureOf(last());
-			return (failure instanceof RedisCommandExecutionException) ? null : failure;
+			return (failure == null || CommandResponse.isErrorReply(failure)) ? null : failure;
 		}
 
 		private RedisCommand<byte[], byte[], ?> last() {
@@ -480,16 +479,19 @@ final class ChunkedPipeline {
 			long unknownBefore = ledger.count(Outcome.UNKNOWN);
 			AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
 			if (transaction != null && transactionAborted(transaction)) {
-				// EXECABORT, or certain to be: nothing in the chunk ran.
-				String execError = CommandResponse.outputError(transaction);
-				String reason = (execError != null) ? execError
-						: "EXECABORT Transaction discarded because of previous errors";
+				// EXECABORT (a command was refused while queueing) or discarded: nothing
+				// in
+				// the chunk ran.
+				String execError = CommandResponse.errorReply(transaction);
+				String reason = (execError != null) ? execError : "transaction discarded";
 				for (int i = 0; i < this.size; i++) {
-					String own = CommandResponse.outputError(this.responses[i].command());
+					String own = CommandResponse.errorReply(this.responses[i].command());
 					this.responses[i].settle(Outcome.FAILED, (own != null) ? own : reason, ledger);
 				}
 			}
 			else {
+				// Without an EXEC reply nothing is known about the transaction: its
+				// commands stay unknown.
 				for (int i = 0; i < this.size; i++) {
 					this.responses[i].settleFromReply(noReply, ledger);
 				}
@@ -498,26 +500,21 @@ final class ChunkedPipeline {
 		}
 
 		/**
-		 * Whether the transaction certainly did not run: EXEC answered with an error, the
-		 * transaction was discarded, or a command was refused while queueing (then EXEC
-		 * aborts even if its reply never came).
+		 * Whether EXEC answered that the transaction did not run: an error (EXECABORT) or
+		 * a discarded transaction.
 		 */
 		private boolean transactionAborted(AsyncCommand<byte[], byte[], TransactionResult> transaction) {
-			if (transaction.isDone()) {
-				if (CommandResponse.outputError(transaction) != null) {
-					return true;
-				}
-				if (!transaction.isCompletedExceptionally()) {
-					TransactionResult result = transaction.getNow(null);
-					return result != null && result.wasDiscarded();
-				}
+			if (!transaction.isDone()) {
+				return false;
 			}
-			for (int i = 0; i < this.size; i++) {
-				if (CommandResponse.outputError(this.responses[i].command()) != null) {
-					return true;
-				}
+			if (CommandResponse.errorReply(transaction) != null) {
+				return true;
 			}
-			return false;
+			if (transaction.isCompletedExceptionally()) {
+				return false;
+			}
+			TransactionResult result = transaction.getNow(null);
+			return result != null && result.wasDiscarded();
 		}
 
 		void settleNotSent(String reason) {

@@ -116,23 +116,20 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 			settle(Outcome.UNKNOWN, noReply, ledger);
 			return;
 		}
-		CommandOutput<byte[], byte[], ?> output = current.getOutput();
-		String error = (output != null) ? output.getError() : null;
-		if (error != null) {
-			settle(Outcome.FAILED, error, ledger);
-			return;
-		}
+		// Only the exception type tells a Redis error reply from a local failure: Lettuce
+		// also writes its own errors (such as "Connection disconnected") into the output.
 		Throwable failure = failureOf(current);
-		if (failure instanceof RedisCommandExecutionException) {
-			settle(Outcome.FAILED, String.valueOf(failure.getMessage()), ledger);
-		}
-		else if (failure != null) {
-			this.cause = failure;
-			settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + ")", ledger);
-		}
-		else {
+		if (failure == null) {
+			CommandOutput<byte[], byte[], ?> output = current.getOutput();
 			this.raw = (output != null) ? output.get() : null;
 			settle(Outcome.SUCCESS, null, ledger);
+		}
+		else if (isErrorReply(failure)) {
+			settle(Outcome.FAILED, String.valueOf(failure.getMessage()), ledger);
+		}
+		else {
+			this.cause = failure;
+			settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run", ledger);
 		}
 	}
 
@@ -153,12 +150,16 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	}
 
 	/**
-	 * The error Redis answered for a command, or {@code null}. Also set for a command
-	 * refused while queueing in a transaction, before the command is done.
+	 * The error Redis answered for a command, or {@code null} if it has no reply or Redis
+	 * answered with a value.
 	 */
-	static @Nullable String outputError(RedisCommand<?, ?, ?> command) {
-		CommandOutput<?, ?, ?> output = command.getOutput();
-		return (output != null) ? output.getError() : null;
+	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
+		Throwable failure = failureOf(command);
+		return (failure != null && isErrorReply(failure)) ? String.valueOf(failure.getMessage()) : null;
+	}
+
+	static boolean isErrorReply(Throwable failure) {
+		return failure instanceof RedisCommandExecutionException;
 	}
 
 	static @Nullable Throwable failureOf(RedisCommand<?, ?, ?> command) {

@@ -1,0 +1,72 @@
+package dev.redisbatch.autoconfigure;
+
+import dev.redisbatch.BatchConnectionPool;
+import dev.redisbatch.BatchTemplate;
+import dev.redisbatch.StringBatchTemplate;
+import io.lettuce.core.RedisClient;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * Auto-configuration for redis-batch: a {@link BatchConnectionPool} of its own built from
+ * Spring Boot's Redis connection details, and the {@code stringBatchTemplate} and
+ * {@code batchTemplate} beans. Every bean backs off when the application defines its own;
+ * {@code redis.batch.enabled=false} turns it all off. The application's
+ * {@code RedisConnectionFactory} is never replaced or reconfigured.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisClient.class, GenericObjectPool.class, DataRedisConnectionDetails.class })
+@ConditionalOnBooleanProperty(name = "redis.batch.enabled", matchIfMissing = true)
+@ConditionalOnBean(DataRedisConnectionDetails.class)
+@EnableConfigurationProperties(RedisBatchProperties.class)
+public final class RedisBatchAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	BatchConnectionPool redisBatchConnectionPool(DataRedisConnectionDetails connectionDetails,
+			ObjectProvider<DataRedisProperties> redisProperties, RedisBatchProperties properties) {
+		RedisBatchPropertiesValidator.validatePool(properties.getPool());
+		return BatchConnectionPools.create(connectionDetails, redisProperties.getIfAvailable(), properties.getPool());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	StringBatchTemplate stringBatchTemplate(BatchConnectionPool redisBatchConnectionPool,
+			RedisBatchProperties properties) {
+		return new StringBatchTemplate(redisBatchConnectionPool,
+				RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "batchTemplate")
+	BatchTemplate<Object, Object> batchTemplate(BatchConnectionPool redisBatchConnectionPool,
+			RedisBatchProperties properties,
+			@Qualifier("redisTemplate") ObjectProvider<RedisTemplate<Object, Object>> redisTemplate) {
+		BatchTemplate.Builder<Object, Object> builder = BatchTemplate.builder(redisBatchConnectionPool);
+		RedisTemplate<Object, Object> template = redisTemplate.getIfAvailable();
+		if (template != null) {
+			builder.serializersFrom(template);
+		}
+		else {
+			builder.keySerializer(RedisSerializer.java()).valueSerializer(RedisSerializer.java());
+		}
+		return builder.defaults(RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool)).build();
+	}
+
+}

@@ -1,0 +1,201 @@
+package dev.redisbatch.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for redis-batch. Connection settings (host, port, URL,
+ * password, ACL user, TLS, sentinel, cluster) come from {@code spring.data.redis.*}.
+ *
+ * @since 0.1.0
+ */
+@ConfigurationProperties("redis.batch")
+public class RedisBatchProperties {
+
+	/**
+	 * Whether to enable redis-batch.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Number of commands per chunk. A chunk is sent as soon as it fills.
+	 */
+	private int chunkSize = 1000;
+
+	/**
+	 * Number of chunks of one batch in flight at once, each on its own pooled connection.
+	 */
+	private int parallelism = 1;
+
+	/**
+	 * Time one chunk may take from being sent until its last reply. Commands not answered
+	 * by then have an unknown outcome.
+	 */
+	private Duration timeout = Duration.ofSeconds(10);
+
+	/**
+	 * Whether to wrap each chunk in MULTI/EXEC.
+	 */
+	private boolean transactional = false;
+
+	private final Pool pool = new Pool();
+
+	private final Metrics metrics = new Metrics();
+
+	private final Annotations annotations = new Annotations();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getChunkSize() {
+		return this.chunkSize;
+	}
+
+	public void setChunkSize(int chunkSize) {
+		this.chunkSize = chunkSize;
+	}
+
+	public int getParallelism() {
+		return this.parallelism;
+	}
+
+	public void setParallelism(int parallelism) {
+		this.parallelism = parallelism;
+	}
+
+	public Duration getTimeout() {
+		return this.timeout;
+	}
+
+	public void setTimeout(Duration timeout) {
+		this.timeout = timeout;
+	}
+
+	public boolean isTransactional() {
+		return this.transactional;
+	}
+
+	public void setTransactional(boolean transactional) {
+		this.transactional = transactional;
+	}
+
+	public Pool getPool() {
+		return this.pool;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Annotations getAnnotations() {
+		return this.annotations;
+	}
+
+	/**
+	 * The pool of connections batches run on, separate from the application's shared
+	 * connection.
+	 */
+	public static class Pool {
+
+		/**
+		 * Maximum number of batch connections, in use or idle.
+		 */
+		private int maxActive = 8;
+
+		/**
+		 * Maximum number of idle batch connections kept open.
+		 */
+		private int maxIdle = 8;
+
+		/**
+		 * Number of idle batch connections the pool tries to keep open.
+		 */
+		private int minIdle = 0;
+
+		/**
+		 * Maximum time a batch waits for a free connection before it fails. Must be
+		 * positive: the pool never waits without bound.
+		 */
+		private Duration maxWait = Duration.ofSeconds(5);
+
+		public int getMaxActive() {
+			return this.maxActive;
+		}
+
+		public void setMaxActive(int maxActive) {
+			this.maxActive = maxActive;
+		}
+
+		public int getMaxIdle() {
+			return this.maxIdle;
+		}
+
+		public void setMaxIdle(int maxIdle) {
+			this.maxIdle = maxIdle;
+		}
+
+		public int getMinIdle() {
+			return this.minIdle;
+		}
+
+		public void setMinIdle(int minIdle) {
+			this.minIdle = minIdle;
+		}
+
+		public Duration getMaxWait() {
+			return this.maxWait;
+		}
+
+		public void setMaxWait(Duration maxWait) {
+			this.maxWait = maxWait;
+		}
+
+	}
+
+	/**
+	 * Metrics and observations of batches.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether to record a Micrometer observation and meters for every batch.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * The @RedisBatch annotation.
+	 */
+	public static class Annotations {
+
+		/**
+		 * Whether @RedisBatch methods pipeline the RedisTemplate calls they make.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+}
