@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,11 +20,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.serializer.SerializationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * {@link BatchTemplate} against a real redis-server: typed results, positions, outcome
@@ -139,13 +143,12 @@ class BatchTemplateTests {
 		this.redis.set("text", "not a number");
 		List<Response<Long>> increments = new ArrayList<>();
 
-		BatchException failure = org.assertj.core.api.Assertions.catchThrowableOfType(BatchException.class,
-				() -> this.template.execute((batch) -> {
-					increments.add(batch.incr("a"));
-					increments.add(batch.incr("text"));
-					increments.add(batch.incr("b"));
-					batch.lpush("text", "x");
-				}));
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> this.template.execute((batch) -> {
+			increments.add(batch.incr("a"));
+			increments.add(batch.incr("text"));
+			increments.add(batch.incr("b"));
+			batch.lpush("text", "x");
+		}));
 
 		BatchResults results = failure.getResults();
 		assertThat(results.size()).isEqualTo(4);
@@ -284,6 +287,54 @@ class BatchTemplateTests {
 			});
 		assertThat(this.redis.dbsize()).isEqualTo(20);
 		assertThat(this.pool.getActive()).isZero();
+	}
+
+	@Test
+	void aValueTheSerializerRejectsFailsAloneAndIsNeverSent(RedisProcess server) {
+		RedisSerializer<String> picky = new RedisSerializer<>() {
+
+			@Override
+			public byte[] serialize(String value) {
+				if (value.startsWith("bad")) {
+					throw new SerializationException("cannot write " + value);
+				}
+				return value.getBytes(StandardCharsets.UTF_8);
+			}
+
+			@Override
+			public String deserialize(byte[] bytes) {
+				return (bytes != null) ? new String(bytes, StandardCharsets.UTF_8) : null;
+			}
+
+		};
+		BatchTemplate<String, String> template = BatchTemplate.<String, String>builder(this.pool)
+			.keySerializer(RedisSerializer.string())
+			.valueSerializer(picky)
+			.build();
+		List<Response<Boolean>> responses = new ArrayList<>();
+
+		BatchException failure = catchThrowableOfType(BatchException.class,
+				() -> template.execute(BatchOptions.builder().chunkSize(3).build(), (batch) -> {
+					responses.add(batch.set("k1", "good"));
+					responses.add(batch.set("k2", "bad value"));
+					responses.add(batch.set("k3", "good"));
+					responses.add(batch.set("k4", "good"));
+				}));
+
+		BatchResults results = failure.getResults();
+		assertThat(results.size()).isEqualTo(4);
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(3);
+		assertThat(results.failures()).singleElement().satisfies((f) -> {
+			assertThat(f.index()).isEqualTo(1);
+			assertThat(f.command()).isEqualTo("SET");
+			assertThat(f.outcome()).isEqualTo(Outcome.FAILED);
+			assertThat(f.message())
+				.isEqualTo("the value could not be serialized (SerializationException); it was not sent")
+				.doesNotContain("bad value");
+		});
+		assertThatExceptionOfType(BatchCommandException.class).isThrownBy(() -> responses.get(1).get())
+			.withCauseInstanceOf(SerializationException.class);
+		assertThat(this.redis.exists("k1", "k2", "k3", "k4")).isEqualTo(3);
 	}
 
 }

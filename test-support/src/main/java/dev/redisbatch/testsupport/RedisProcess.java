@@ -281,7 +281,11 @@ public final class RedisProcess implements AutoCloseable {
 				last = (ex instanceof IOException io) ? io : ((UncheckedIOException) ex).getCause();
 			}
 			catch (RespConnection.RespErrorException ex) {
-				// LOADING or similar: not ready yet
+				// An error reply means the server answers (NOAUTH when a password is
+				// required), except while it loads its data.
+				if (!String.valueOf(ex.getMessage()).startsWith("LOADING")) {
+					return;
+				}
 			}
 			try {
 				// Polling an external process: there is no event to wait for.
