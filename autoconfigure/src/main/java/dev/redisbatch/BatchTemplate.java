@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
@@ -131,6 +132,10 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public BatchResults execute(BatchOptions options, BatchCallback<K, V> callback) {
 		Assert.notNull(options, "options must not be null");
 		Assert.notNull(callback, "callback must not be null");
+		BoundBatch bound = BoundBatch.current(this.pool);
+		if (bound != null) {
+			return bound.join(this.serializers, callback);
+		}
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
 		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved);
@@ -141,26 +146,60 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		}
 		catch (RuntimeException | Error ex) {
 			batch.close();
-			BatchResults results = pipeline.abort("the batch callback threw " + ex.getClass().getSimpleName());
-			if (pipeline.isAbortSignal(ex)) {
-				throw new BatchException(results, pipeline.abortCause());
-			}
-			if (results.size() > 0) {
-				ex.addSuppressed(new BatchException(results, pipeline.abortCause()));
-			}
-			throw ex;
+			throw rethrow(pipeline.afterFailure(ex));
 		}
 		batch.close();
 		if (pipeline.submitted() == 0) {
 			pipeline.finish();
-			throw new InvalidDataAccessApiUsageException(
-					"Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed");
+			throw emptyBatch();
 		}
-		BatchResults results = pipeline.finish();
-		if (!results.isSuccess()) {
-			throw new BatchException(results, pipeline.abortCause());
+		return pipeline.complete();
+	}
+
+	static InvalidDataAccessApiUsageException emptyBatch() {
+		return new InvalidDataAccessApiUsageException(
+				"Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed");
+	}
+
+	static RuntimeException rethrow(Throwable failure) {
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
 		}
-		return results;
+		if (failure instanceof Error error) {
+			throw error;
+		}
+		throw new IllegalStateException(failure);
+	}
+
+	/**
+	 * Start a batch bound to the current thread: until it ends, every command that a
+	 * {@code RedisTemplate} on one of the given connection factories issues on this
+	 * thread is recorded into it, and {@link #execute(BatchOptions, BatchCallback)} joins
+	 * it. This is what {@code @RedisBatch} does around a method.
+	 * @param options the options; unset values come from the template's defaults
+	 * @param capture the connection factories whose template commands the batch records
+	 * @return the bound batch; end it with {@link BoundBatch#complete()} or
+	 * {@link BoundBatch#fail(Throwable)}
+	 * @throws IllegalStateException if a batch is already bound to this thread (join it
+	 * instead)
+	 */
+	public BoundBatch bind(BatchOptions options, Collection<? extends RedisConnectionFactory> capture) {
+		Assert.notNull(options, "options must not be null");
+		Assert.notNull(capture, "capture must not be null");
+		Assert.state(BoundBatch.current(this.pool) == null,
+				"A batch is already bound to this thread: join it instead of binding another");
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		return new BoundBatch(this.pool, resolved, capture);
+	}
+
+	/**
+	 * Whether a batch is bound to the current thread for this template's pool; commands
+	 * then join it.
+	 * @return whether a bound batch is active
+	 */
+	public boolean isBound() {
+		return BoundBatch.current(this.pool) != null;
 	}
 
 	@Override

@@ -179,15 +179,51 @@ final class ChunkedPipeline {
 	}
 
 	/**
-	 * Whether the given exception is the signal this pipeline threw to stop the recording
-	 * code.
+	 * End the batch after the recording code threw: nothing more is sent, chunks in
+	 * flight still get their replies, connections go back. If the exception is this
+	 * pipeline's own stop signal, the result is a {@link BatchException} with the final
+	 * results; otherwise the exception itself wins, with the batch outcome attached as a
+	 * suppressed {@link BatchException} when anything was recorded.
+	 * @param failure what the recording code threw
+	 * @return the exception to throw
 	 */
-	boolean isAbortSignal(Throwable ex) {
-		return ex == this.abortSignal;
+	Throwable afterFailure(Throwable failure) {
+		BatchResults results = abort("the recording code threw " + failure.getClass().getSimpleName());
+		if (failure == this.abortSignal) {
+			return new BatchException(results, this.abortCause);
+		}
+		if (results.size() > 0) {
+			failure.addSuppressed(new BatchException(results, this.abortCause));
+		}
+		return failure;
 	}
 
-	@Nullable Throwable abortCause() {
-		return this.abortCause;
+	/**
+	 * Finish the batch and return its results if every command succeeded.
+	 * @return the results
+	 * @throws BatchException otherwise
+	 */
+	BatchResults complete() {
+		BatchResults results = finish();
+		if (!results.isSuccess()) {
+			throw new BatchException(results, this.abortCause);
+		}
+		return results;
+	}
+
+	/**
+	 * The number of chunks sent so far.
+	 */
+	int chunksSent() {
+		return this.chunksSent;
+	}
+
+	/**
+	 * The results of the commands recorded from index {@code from} (inclusive) to
+	 * {@code to} (exclusive), indexed from 0; every one of them must have its outcome.
+	 */
+	BatchResults slice(int from, int to, int chunks, Duration elapsed) {
+		return this.ledger.slice(from, to).toResults(this.name, chunks, elapsed, this.abortReason);
 	}
 
 	private BatchResults results() {

@@ -105,8 +105,9 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 		ProtocolKeyword type = command.getType();
 		if (type instanceof CommandType known && UNSUPPORTED.contains(known)) {
 			this.converter = RAW;
-			throw new InvalidDataAccessApiUsageException(type + " cannot run in a batch: a batch pipelines commands "
-					+ "on a pooled connection, so blocking commands, transactions (use the transactional option), "
+			throw new InvalidDataAccessApiUsageException(type + " cannot run in a batch (a BatchTemplate callback or "
+					+ "a @RedisBatch method): a batch pipelines commands on a pooled connection and reads no reply "
+					+ "before the batch ends, so blocking commands, MULTI/EXEC (use the transactional option), "
 					+ "SELECT, AUTH, CLIENT and subscriptions are not allowed. Run it outside the batch.");
 		}
 		RedisCommand<K, V, T> recorded = (command instanceof CompletableFuture<?>) ? command

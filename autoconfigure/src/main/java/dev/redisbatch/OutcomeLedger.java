@@ -70,6 +70,25 @@ final class OutcomeLedger {
 		return total;
 	}
 
+	/**
+	 * A ledger of the commands from {@code from} (inclusive) to {@code to} (exclusive),
+	 * re-indexed from 0. Every one of them must already have its outcome.
+	 */
+	OutcomeLedger slice(int from, int to) {
+		OutcomeLedger slice = new OutcomeLedger();
+		int failed = 0;
+		for (int i = 0; i < this.failureCount; i++) {
+			int index = this.indices[i];
+			if (index >= from && index < to) {
+				slice.failure(index - from, this.commandNames[i], Outcome.values()[this.outcomes[i]],
+						this.failureMessages[i]);
+				failed++;
+			}
+		}
+		slice.counts[Outcome.SUCCESS.ordinal()] = (to - from) - failed;
+		return slice;
+	}
+
 	BatchResults toResults(String name, int chunks, Duration elapsed, @Nullable String abortReason) {
 		return new BatchResults(name, this.counts, new FailureList(this), chunks, elapsed, abortReason);
 	}

@@ -3,10 +3,13 @@ package dev.redisbatch.autoconfigure;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.annotation.RedisBatchAnnotationBeanPostProcessor;
 import io.lettuce.core.RedisClient;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,6 +21,9 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
@@ -67,6 +73,23 @@ public final class RedisBatchAutoConfiguration {
 			builder.keySerializer(RedisSerializer.java()).valueSerializer(RedisSerializer.java());
 		}
 		return builder.defaults(RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool)).build();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(AbstractBeanFactoryAwareAdvisingPostProcessor.class)
+	@ConditionalOnBooleanProperty(name = "redis.batch.annotations.enabled", matchIfMissing = true)
+	static class RedisBatchAnnotationConfiguration {
+
+		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
+		static RedisBatchAnnotationBeanPostProcessor redisBatchAnnotationBeanPostProcessor(
+				ObjectProvider<StringBatchTemplate> stringBatchTemplate,
+				ObjectProvider<RedisConnectionFactory> connectionFactories) {
+			return new RedisBatchAnnotationBeanPostProcessor(stringBatchTemplate::getObject,
+					() -> connectionFactories.orderedStream().toList());
+		}
+
 	}
 
 }

@@ -1,0 +1,72 @@
+package dev.redisbatch.annotation;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.redisbatch.BatchTemplate;
+
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.ComposablePointcut;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.Ordered;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.StringValueResolver;
+
+/**
+ * Applies {@link RedisBatch @RedisBatch} to beans through a proxy, the way Spring applies
+ * {@code @Retryable} and {@code @Async}.
+ * <p>
+ * The batch advice is added after any advice a bean already has, so it runs innermost:
+ * inside {@code @Async} (the batch is bound on the thread that runs the method), inside
+ * {@code @Retryable} (each attempt is a batch of its own) and inside
+ * {@code @Transactional} (a failed batch reaches the transaction interceptor, which rolls
+ * back). Invalid attributes stop the application at startup.
+ *
+ * @since 0.1.0
+ */
+@SuppressWarnings("serial")
+public class RedisBatchAnnotationBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
+		implements EmbeddedValueResolverAware {
+
+	/**
+	 * The bean name the post-processor is registered under.
+	 */
+	public static final String BEAN_NAME = "dev.redisbatch.annotation.internalRedisBatchAnnotationProcessor";
+
+	private final RedisBatchInterceptor interceptor;
+
+	/**
+	 * Create the post-processor.
+	 * @param template the template whose pool and defaults batches use (looked up when
+	 * the first annotated method runs)
+	 * @param connectionFactories the connection factories whose template commands are
+	 * batched
+	 */
+	public RedisBatchAnnotationBeanPostProcessor(Supplier<BatchTemplate<?, ?>> template,
+			Supplier<List<RedisConnectionFactory>> connectionFactories) {
+		setBeforeExistingAdvisors(false);
+		setOrder(Ordered.LOWEST_PRECEDENCE);
+		this.interceptor = new RedisBatchInterceptor(template, connectionFactories);
+		Pointcut onClass = new AnnotationMatchingPointcut(RedisBatch.class, true);
+		Pointcut onMethod = new AnnotationMatchingPointcut(null, RedisBatch.class, true);
+		this.advisor = new DefaultPointcutAdvisor(new ComposablePointcut(onClass).union(onMethod), this.interceptor);
+	}
+
+	@Override
+	public void setEmbeddedValueResolver(StringValueResolver resolver) {
+		this.interceptor.setValueResolver(resolver);
+	}
+
+	@Override
+	protected boolean isEligible(Class<?> targetClass) {
+		boolean eligible = super.isEligible(targetClass);
+		if (eligible) {
+			this.interceptor.validate(targetClass);
+		}
+		return eligible;
+	}
+
+}
