@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
+import dev.redisbatch.observation.BatchObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -66,6 +68,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 
 	private final BatchOptions defaults;
 
+	private BatchObservations observations = BatchObservations.NONE;
+
 	/**
 	 * Create a template. Hash fields use the key serializer and hash values the value
 	 * serializer.
@@ -116,6 +120,27 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	}
 
 	/**
+	 * Record a {@code redis.batch} observation for every batch. Set it before the
+	 * template is used.
+	 * @param observationRegistry the registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		Assert.notNull(observationRegistry, "observationRegistry must not be null");
+		this.observations = new BatchObservations(observationRegistry, this.observations.convention());
+	}
+
+	/**
+	 * Name and tag batch observations with a custom convention instead of
+	 * {@link dev.redisbatch.observation.DefaultBatchObservationConvention}. Set it before
+	 * the template is used.
+	 * @param observationConvention the convention
+	 */
+	public void setObservationConvention(BatchObservationConvention observationConvention) {
+		Assert.notNull(observationConvention, "observationConvention must not be null");
+		this.observations = new BatchObservations(this.observations.registry(), observationConvention);
+	}
+
+	/**
 	 * The connections batches run on.
 	 * @return the pool
 	 */
@@ -138,7 +163,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		}
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
-		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved);
+		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved, this.observations);
 		CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pipeline);
 		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline, recorder);
 		try {
@@ -190,7 +215,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 				"A batch is already bound to this thread: join it instead of binding another");
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
-		return new BoundBatch(this.pool, resolved, capture);
+		return new BoundBatch(this.pool, resolved, this.observations, capture);
 	}
 
 	/**

@@ -63,10 +63,11 @@ public final class BoundBatch implements AutoCloseable {
 
 	private boolean ended;
 
-	BoundBatch(BatchConnectionPool pool, BatchOptions options, Collection<? extends RedisConnectionFactory> capture) {
+	BoundBatch(BatchConnectionPool pool, BatchOptions options, BatchObservations observations,
+			Collection<? extends RedisConnectionFactory> capture) {
 		this.pool = pool;
 		this.options = options;
-		this.pipeline = new ChunkedPipeline(pool, options);
+		this.pipeline = new ChunkedPipeline(pool, options, observations);
 		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline);
 		this.connection = new RecordingRedisConnection(this.pipeline, this.recorder,
 				requireTimeout(options).toMillis());

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
+import dev.redisbatch.observation.BatchObservationContext;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
@@ -22,6 +24,9 @@ import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
+import io.micrometer.observation.Observation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,7 +47,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class ChunkedPipeline {
 
+	private static final Log logger = LogFactory.getLog(ChunkedPipeline.class);
+
 	private final BatchConnectionPool pool;
+
+	private final BatchObservations observations;
+
+	private final BatchObservationContext context;
+
+	private @Nullable Observation observation;
 
 	private final String name;
 
@@ -78,14 +91,18 @@ final class ChunkedPipeline {
 
 	private boolean finished;
 
-	ChunkedPipeline(BatchConnectionPool pool, BatchOptions options) {
+	ChunkedPipeline(BatchConnectionPool pool, BatchOptions options, BatchObservations observations) {
 		this.pool = pool;
+		this.observations = observations;
 		this.name = require(options.name());
 		this.chunkSize = require(options.chunkSize());
 		this.parallelism = require(options.parallelism());
 		this.timeoutNanos = require(options.timeout()).toNanos();
 		this.transactional = require(options.transactional());
 		this.open = new Chunk(this.chunkSize);
+		this.context = new BatchObservationContext(this.name,
+				this.transactional ? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
+				pool.topology().name().toLowerCase(Locale.ROOT));
 	}
 
 	private static <T> T require(@Nullable T value) {
@@ -110,6 +127,7 @@ final class ChunkedPipeline {
 	 */
 	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
 		checkNotFinished();
+		observeFromFirstCommand();
 		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
 		if (this.abortReason != null) {
 			response.settle(Outcome.NOT_SENT, notSentReason(), this.ledger);
@@ -129,6 +147,7 @@ final class ChunkedPipeline {
 	 */
 	<T> CommandResponse<T> addFailed(String commandName, String message, Throwable cause) {
 		checkNotFinished();
+		observeFromFirstCommand();
 		return CommandResponse.failedLocally(this.submitted++, commandName, message, cause, this.ledger);
 	}
 
@@ -229,6 +248,12 @@ final class ChunkedPipeline {
 	private BatchResults results() {
 		return this.ledger.toResults(this.name, this.chunksSent, Duration.ofNanos(System.nanoTime() - this.startNanos),
 				this.abortReason);
+	}
+
+	private void observeFromFirstCommand() {
+		if (this.observation == null) {
+			this.observation = this.observations.start(this.context);
+		}
 	}
 
 	private void checkNotFinished() {
@@ -334,6 +359,7 @@ final class ChunkedPipeline {
 						+ " (it may have run)";
 		Throwable connectionFailure = chunk.connectionFailure();
 		int unknown = chunk.settle(noReply);
+		this.context.chunkCompleted(System.nanoTime() - chunk.sentAt());
 		if (complete && connectionFailure == null && chunk.connection().isOpen()) {
 			this.idle.add(chunk.connection());
 		}
@@ -391,6 +417,30 @@ final class ChunkedPipeline {
 			this.leased--;
 			this.pool.release(connection);
 		}
+		report(results());
+	}
+
+	/**
+	 * Record the observation and log the outcome: counts and timing, never keys or
+	 * values.
+	 */
+	private void report(BatchResults results) {
+		Observation current = this.observation;
+		if (current == null) {
+			return;
+		}
+		this.context.setResults(results.count(Outcome.SUCCESS), results.count(Outcome.FAILED),
+				results.count(Outcome.UNKNOWN), results.count(Outcome.NOT_SENT), results.chunks());
+		current.stop();
+		if (results.count(Outcome.UNKNOWN) > 0) {
+			logger.warn("Batch '" + this.name + "' ended with " + results.count(Outcome.UNKNOWN)
+					+ " commands in an UNKNOWN state: they were sent but got no reply, so they may or may not have run ("
+					+ this.abortReason + "). " + results.summary());
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Batch '" + this.name + "' ended: " + results.summary()
+					+ ((this.abortReason != null) ? "; stopped early: " + this.abortReason : ""));
+		}
 	}
 
 	/**
@@ -406,6 +456,8 @@ final class ChunkedPipeline {
 
 		private @Nullable StatefulConnection<byte[], byte[]> connection;
 
+		private long sentAt;
+
 		private long deadline;
 
 		private @Nullable AsyncCommand<byte[], byte[], TransactionResult> exec;
@@ -420,6 +472,10 @@ final class ChunkedPipeline {
 				this.responses = Arrays.copyOf(this.responses, Math.min(this.capacity, this.size * 2));
 			}
 			this.responses[this.size++] = response;
+		}
+
+		long sentAt() {
+			return this.sentAt;
 		}
 
 		StatefulConnection<byte[], byte[]> connection() {
@@ -451,7 +507,8 @@ final class ChunkedPipeline {
 				commands.add(execCommand);
 			}
 			this.connection = target;
-			this.deadline = System.nanoTime() + ChunkedPipeline.this.timeoutNanos;
+			this.sentAt = System.nanoTime();
+			this.deadline = this.sentAt + ChunkedPipeline.this.timeoutNanos;
 			target.dispatch(commands);
 			return !rejected(commands.get(0));
 		}

@@ -54,25 +54,32 @@ public final class RedisBatchAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	StringBatchTemplate stringBatchTemplate(BatchConnectionPool redisBatchConnectionPool,
-			RedisBatchProperties properties) {
-		return new StringBatchTemplate(redisBatchConnectionPool,
+			RedisBatchProperties properties, ObjectProvider<BatchTemplateCustomizer> customizers) {
+		StringBatchTemplate template = new StringBatchTemplate(redisBatchConnectionPool,
 				RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
+		return template;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean(name = "batchTemplate")
 	BatchTemplate<Object, Object> batchTemplate(BatchConnectionPool redisBatchConnectionPool,
 			RedisBatchProperties properties,
-			@Qualifier("redisTemplate") ObjectProvider<RedisTemplate<Object, Object>> redisTemplate) {
+			@Qualifier("redisTemplate") ObjectProvider<RedisTemplate<Object, Object>> redisTemplate,
+			ObjectProvider<BatchTemplateCustomizer> customizers) {
 		BatchTemplate.Builder<Object, Object> builder = BatchTemplate.builder(redisBatchConnectionPool);
-		RedisTemplate<Object, Object> template = redisTemplate.getIfAvailable();
-		if (template != null) {
-			builder.serializersFrom(template);
+		RedisTemplate<Object, Object> serializersSource = redisTemplate.getIfAvailable();
+		if (serializersSource != null) {
+			builder.serializersFrom(serializersSource);
 		}
 		else {
 			builder.keySerializer(RedisSerializer.java()).valueSerializer(RedisSerializer.java());
 		}
-		return builder.defaults(RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool)).build();
+		BatchTemplate<Object, Object> template = builder
+			.defaults(RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool))
+			.build();
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
+		return template;
 	}
 
 	@Configuration(proxyBeanMethods = false)

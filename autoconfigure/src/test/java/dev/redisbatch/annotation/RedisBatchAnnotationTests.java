@@ -10,15 +10,20 @@ import dev.redisbatch.Outcome;
 import dev.redisbatch.Response;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.autoconfigure.RedisBatchAutoConfiguration;
+import dev.redisbatch.autoconfigure.RedisBatchObservationAutoConfiguration;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,6 +53,36 @@ class RedisBatchAnnotationTests {
 			assertThat(server.call("DBSIZE")).isEqualTo(10_000L);
 			assertThat(server.call("GET", "order:9999")).isEqualTo("json-9999");
 			assertThat((Long) server.call("TTL", "order:0")).isBetween(3590L, 3600L);
+		});
+	}
+
+	@Test
+	void theMethodRunsInOneBatchOfCeilCountOverChunkSizeChunksAsTheMetricsReport(RedisProcess server) {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class,
+					RedisBatchObservationAutoConfiguration.class))
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("spring.data.redis.port=" + server.port())
+			.run((context) -> {
+				context.getBean(OrderService.class).saveAll(10_000);
+
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("redis.batch").timer().count()).isEqualTo(1);
+				assertThat(meters.get("redis.batch.chunks").counter().count()).isEqualTo(10);
+				assertThat(meters.get("redis.batch.size").summary().totalAmount()).isEqualTo(10_000);
+			});
+	}
+
+	@Test
+	void aFailedMethodReportsItsChunksInTheResults(RedisProcess server) {
+		run(server, (context) -> {
+			server.call("LPUSH", "order:2500", "a list");
+
+			BatchException failure = catchThrowableOfType(BatchException.class,
+					() -> context.getBean(OrderService.class).incrementAllInChunksOf100(2_550));
+
+			assertThat(failure.getResults().chunks()).isEqualTo(26);
+			assertThat(failure.getResults().size()).isEqualTo(2_550);
 		});
 	}
 
@@ -258,6 +293,13 @@ class RedisBatchAnnotationTests {
 
 		@RedisBatch
 		public void incrementAll(int count) {
+			for (int i = 0; i < count; i++) {
+				this.redis.opsForValue().increment("order:" + i);
+			}
+		}
+
+		@RedisBatch(chunkSize = 100)
+		public void incrementAllInChunksOf100(int count) {
 			for (int i = 0; i < count; i++) {
 				this.redis.opsForValue().increment("order:" + i);
 			}

@@ -1,0 +1,45 @@
+package dev.redisbatch.observation;
+
+import io.micrometer.common.KeyValues;
+
+/**
+ * The default naming and tags of the {@code redis.batch} observation: low-cardinality
+ * tags {@code name}, {@code outcome}, {@code mode} and {@code topology}, and the size and
+ * chunk count as high-cardinality values (spans only).
+ *
+ * @since 0.1.0
+ */
+public class DefaultBatchObservationConvention implements BatchObservationConvention {
+
+	/**
+	 * A shared instance.
+	 */
+	public static final DefaultBatchObservationConvention INSTANCE = new DefaultBatchObservationConvention();
+
+	@Override
+	public String getName() {
+		return BatchObservationDocumentation.BATCH.getName();
+	}
+
+	@Override
+	public String getContextualName(BatchObservationContext context) {
+		return "redis batch " + context.getBatchName();
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(BatchObservationContext context) {
+		return KeyValues.of(BatchObservationDocumentation.LowCardinalityKeys.NAME.withValue(context.getBatchName()),
+				BatchObservationDocumentation.LowCardinalityKeys.OUTCOME.withValue(context.getOutcome()),
+				BatchObservationDocumentation.LowCardinalityKeys.MODE.withValue(context.getMode().tagValue()),
+				BatchObservationDocumentation.LowCardinalityKeys.TOPOLOGY.withValue(context.getTopology()));
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(BatchObservationContext context) {
+		return KeyValues.of(
+				BatchObservationDocumentation.HighCardinalityKeys.SIZE.withValue(String.valueOf(context.getSize())),
+				BatchObservationDocumentation.HighCardinalityKeys.CHUNKS
+					.withValue(String.valueOf(context.getChunks())));
+	}
+
+}
