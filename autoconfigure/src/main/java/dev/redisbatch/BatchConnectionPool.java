@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -74,6 +78,14 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final LongAdder exhausted = new LongAdder();
 
 	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger opening = new AtomicInteger();
+
+	private final ExecutorService connector = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "redis-batch-connector");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private BatchConnectionPool(Builder builder) {
 		ClientResources resources = builder.clientResources;
@@ -212,11 +224,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * Borrow a connection only if one is free or can be opened at once.
+	 * Borrow an idle connection if there is one; never opens one on this thread.
 	 * @return a connection, or {@code null}
 	 */
-	@Nullable StatefulConnection<byte[], byte[]> tryBorrow() {
-		if (this.pool.getNumIdle() == 0 && this.pool.getNumActive() >= this.pool.getMaxTotal()) {
+	@Nullable StatefulConnection<byte[], byte[]> tryBorrowIdle() {
+		if (this.pool.getNumIdle() == 0) {
 			return null;
 		}
 		try {
@@ -224,6 +236,36 @@ public final class BatchConnectionPool implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			return null;
+		}
+	}
+
+	/**
+	 * Open up to {@code wanted} more connections in the background, within
+	 * {@code maxActive}, so that a batch asking for parallelism finds them idle later
+	 * without ever waiting for a connection handshake itself (which, against a stopped
+	 * server, would take the whole connect timeout).
+	 * @param wanted how many more connections a batch would use
+	 */
+	void openInBackground(int wanted) {
+		int room = this.pool.getMaxTotal() - (this.pool.getNumActive() + this.pool.getNumIdle() + this.opening.get());
+		for (int i = 0; i < Math.min(wanted, room); i++) {
+			this.opening.incrementAndGet();
+			try {
+				this.connector.execute(() -> {
+					try {
+						this.pool.addObject();
+					}
+					catch (Exception ex) {
+						// the batch that asked goes on with the connections it has
+					}
+					finally {
+						this.opening.decrementAndGet();
+					}
+				});
+			}
+			catch (RejectedExecutionException ex) {
+				this.opening.decrementAndGet();
+			}
 		}
 	}
 
@@ -261,6 +303,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.connector.shutdownNow();
 		this.pool.close();
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		if (this.ownedResources != null) {

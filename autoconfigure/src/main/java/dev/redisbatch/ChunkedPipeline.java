@@ -79,6 +79,8 @@ final class ChunkedPipeline {
 
 	private int leased;
 
+	private boolean askedForConnections;
+
 	private int submitted;
 
 	private int chunksSent;
@@ -301,9 +303,9 @@ final class ChunkedPipeline {
 	}
 
 	/**
-	 * A connection for the next chunk: an idle leased one, a new lease while below the
-	 * parallelism, or the one the oldest chunk in flight frees. Returns {@code null} when
-	 * the batch was stopped while waiting.
+	 * A connection for the next chunk: an idle leased one, an idle pooled one while below
+	 * the parallelism, or the one the oldest chunk in flight frees. Returns {@code null}
+	 * when the batch was stopped while waiting.
 	 */
 	private @Nullable StatefulConnection<byte[], byte[]> lease() {
 		while (this.abortReason == null) {
@@ -315,10 +317,16 @@ final class ChunkedPipeline {
 				return borrow();
 			}
 			if (this.leased < this.parallelism) {
-				connection = this.pool.tryBorrow();
+				connection = this.pool.tryBorrowIdle();
 				if (connection != null) {
 					this.leased++;
 					return connection;
+				}
+				if (!this.askedForConnections) {
+					// More connections open in the background; meanwhile this batch waits
+					// only on its own chunks, never on a handshake.
+					this.askedForConnections = true;
+					this.pool.openInBackground(this.parallelism - this.leased);
 				}
 			}
 			settleOldest();

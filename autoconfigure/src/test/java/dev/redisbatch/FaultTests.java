@@ -1,0 +1,456 @@
+package dev.redisbatch;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.RedisServerBinary;
+import dev.redisbatch.testsupport.RespConnection;
+import dev.redisbatch.testsupport.TcpProxy;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Faults against real redis-server processes: every command is accounted for, nothing is
+ * silently lost or run twice, nothing blocks forever, nothing leaks.
+ */
+class FaultTests {
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	@AfterEach
+	void closeResources() throws Exception {
+		for (int i = this.resources.size() - 1; i >= 0; i--) {
+			this.resources.get(i).close();
+		}
+	}
+
+	@Test
+	void aServerKilledMidBatchLeavesAnsweredChunksSucceededTheInFlightOneUnknownAndTheRestNotSent() {
+		Set<Thread> threadsBefore = lettuceThreads();
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(200)));
+		BatchConnectionPool pool = pool(proxy.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(100).timeout(Duration.ofSeconds(10)).build());
+		long start = System.nanoTime();
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			for (int i = 0; i < 200; i++) {
+				batch.incr("counter:" + i);
+			}
+			// chunk 1 was answered before chunk 2 could go out; chunk 2 is on the wire
+			// now
+			server.kill();
+			for (int i = 200; i < 1_000; i++) {
+				batch.incr("counter:" + i);
+			}
+		}));
+
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+		BatchResults results = failure.getResults();
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(100);
+		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(100);
+		assertThat(results.count(Outcome.NOT_SENT)).isEqualTo(100);
+		assertThat(results.size()).isEqualTo(300);
+		assertThat(results.abortReason()).contains("lost its connection");
+		assertThat(pool.getActive()).isZero();
+		assertThat(pool.getIdle()).isZero();
+		pool.close();
+		await().atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(lettuceThreads()).isEqualTo(threadsBefore));
+	}
+
+	@Test
+	void afterARestartBetweenChunksLaterChunksSucceedOnAFreshConnectionAndNothingIsReplayed() {
+		RedisProcess server = track(RedisProcess.start());
+		BatchConnectionPool pool = pool(server.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(100).build());
+
+		BatchResults results;
+		try (BoundBatch batch = template.bind(BatchOptions.defaults(), List.of())) {
+			template.execute((first) -> {
+				for (int i = 0; i < 100; i++) {
+					first.incr("before:" + i);
+				}
+			});
+			server.restart();
+			template.execute((second) -> {
+				for (int i = 0; i < 100; i++) {
+					second.incr("after:" + i);
+				}
+			});
+			results = batch.complete();
+		}
+
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(200);
+		assertThat(results.chunks()).isEqualTo(2);
+		// the restarted server kept nothing; each command after the restart ran exactly
+		// once
+		assertThat(server.call("DBSIZE")).isEqualTo(100L);
+		for (int i = 0; i < 100; i++) {
+			assertThat(server.call("GET", "after:" + i)).isEqualTo("1");
+		}
+		assertThat(pool.getCreatedCount()).isEqualTo(2);
+	}
+
+	@Test
+	void aKilledBatchConnectionLeavesThePoolAndItsCommandsAreUnknown() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
+		BatchConnectionPool pool = pool(proxy.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(100).build());
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.incr("counter:" + i);
+			}
+			server.call("CLIENT", "KILL", "ID", batchClientId(server));
+		}));
+
+		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(100);
+		assertThat(pool.getDestroyedCount()).isEqualTo(1);
+		assertThat(pool.getIdle()).isZero();
+		assertThat(template.execute((batch) -> batch.incr("later")).isSuccess()).isTrue();
+		assertThat(pool.getCreatedCount()).isEqualTo(2);
+	}
+
+	@Test
+	void aFrozenServerCostsEachChunkInFlightItsOwnDeadlineAndAnsweredCommandsKeepTheirResults() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(100)));
+		BatchConnectionPool pool = pool(proxy.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(100).parallelism(2).timeout(Duration.ofSeconds(1)).build());
+		// two connections, open and idle, for two chunks in flight at once
+		template.execute((warmUp) -> {
+			for (int i = 0; i < 400; i++) {
+				warmUp.get("warm-up");
+			}
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getIdle() == 2);
+		List<Response<Long>> answered = new ArrayList<>();
+		BatchException failure;
+		long start;
+		try (BoundBatch batch = template.bind(BatchOptions.defaults(), List.of())) {
+			// a first chunk, answered before the freeze (a joined execute waits for its
+			// replies)
+			template.execute((first) -> {
+				for (int i = 0; i < 100; i++) {
+					answered.add(first.incr("counter:" + i));
+				}
+			});
+			server.freeze();
+			start = System.nanoTime();
+			// two chunks go out at once, on two connections, to a stopped server
+			catchThrowableOfType(BatchException.class, () -> template.execute((second) -> {
+				for (int i = 100; i < 300; i++) {
+					second.incr("counter:" + i);
+				}
+			}));
+			failure = catchThrowableOfType(BatchException.class, batch::complete);
+		}
+		finally {
+			server.resume();
+		}
+
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+		BatchResults results = failure.getResults();
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(100);
+		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(200);
+		assertThat(results.abortReason()).contains("no reply within its timeout of PT1S");
+		assertThat(answered).allSatisfy((response) -> assertThat(response.get()).isEqualTo(1L));
+		// each chunk waited on its own deadline, together, not one after the other
+		assertThat(elapsed).isLessThan(Duration.ofSeconds(2));
+		assertThat(pool.getActive()).isZero();
+	}
+
+	@Test
+	void aFrozenServerNeverMakesABatchWaitForTheHandshakeOfAnExtraConnection() {
+		RedisProcess server = track(RedisProcess.start());
+		BatchConnectionPool pool = pool(server.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(100).parallelism(4).timeout(Duration.ofSeconds(1)).build());
+		template.execute((batch) -> batch.get("warm-up"));
+		long start;
+		BatchException failure;
+		try {
+			server.freeze();
+			start = System.nanoTime();
+			failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+				for (int i = 0; i < 400; i++) {
+					batch.incr("counter:" + i);
+				}
+			}));
+		}
+		finally {
+			server.resume();
+		}
+
+		// one chunk deadline (1 s), not a connect timeout (10 s) for the connections that
+		// parallelism would have added
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(100);
+		assertThat(failure.getResults().count(Outcome.NOT_SENT)).isEqualTo(100);
+	}
+
+	@Test
+	void aServerBusyInDebugSleepTimesTheChunkOutAndItsCommandsStillRunOnlyOnce() throws Exception {
+		RedisProcess server = track(debuggableServer());
+		BatchConnectionPool pool = pool(server.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(50).timeout(Duration.ofMillis(500)).build());
+		template.execute((batch) -> batch.get("warm-up"));
+		CompletableFuture<Object> sleep = CompletableFuture.supplyAsync(() -> server.call("DEBUG", "SLEEP", "2"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> !answersWithin(server, Duration.ofMillis(100)));
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			for (int i = 0; i < 50; i++) {
+				batch.incr("counter:" + i);
+			}
+		}));
+
+		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(50);
+		sleep.get(10, TimeUnit.SECONDS);
+		// UNKNOWN means "may have run": here they did, once, after the sleep
+		for (int i = 0; i < 50; i++) {
+			assertThat(server.call("GET", "counter:" + i)).isEqualTo("1");
+		}
+	}
+
+	@Test
+	void whileClientsArePausedForWritesTheAnsweredReadsKeepTheirResults() {
+		RedisProcess server = track(RedisProcess.start());
+		BatchConnectionPool pool = pool(server.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(100).timeout(Duration.ofMillis(500)).build());
+		server.call("SET", "greeting", "hello");
+		template.execute((batch) -> batch.get("warm-up"));
+		server.call("CLIENT", "PAUSE", "3000", "WRITE");
+		List<Response<String>> reads = new ArrayList<>();
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			for (int i = 0; i < 50; i++) {
+				reads.add(batch.get("greeting"));
+			}
+			for (int i = 0; i < 50; i++) {
+				batch.set("paused:" + i, "x");
+			}
+		}));
+
+		server.call("CLIENT", "UNPAUSE");
+		assertThat(failure.getResults().count(Outcome.SUCCESS)).isEqualTo(50);
+		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(50);
+		assertThat(reads).allSatisfy((read) -> assertThat(read.get()).isEqualTo("hello"));
+	}
+
+	@Test
+	void outOfMemoryFailsOnlyTheCommandsThatNeedMemory() {
+		RedisProcess server = track(RedisProcess.start("--maxmemory-policy", "noeviction"));
+		BatchConnectionPool pool = pool(server.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		server.call("SET", "greeting", "hello");
+		server.call("CONFIG", "SET", "maxmemory", "1");
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			batch.get("greeting");
+			batch.set("new", "value");
+			batch.exists("greeting");
+		}));
+
+		server.call("CONFIG", "SET", "maxmemory", "0");
+		BatchResults results = failure.getResults();
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(2);
+		assertThat(results.failures()).singleElement().satisfies((f) -> {
+			assertThat(f.index()).isEqualTo(1);
+			assertThat(f.message()).startsWith("OOM");
+		});
+	}
+
+	@Test
+	void underPoolPressureExcessCallersFailFastAndThePoolEndsEmpty() throws Exception {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(100)));
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(proxy.port()))
+			.maxActive(8)
+			.maxIdle(8)
+			.maxWait(Duration.ofMillis(150))
+			.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		ExecutorService callers = Executors.newFixedThreadPool(64);
+		CountDownLatch start = new CountDownLatch(1);
+		List<Future<Throwable>> outcomes = new ArrayList<>();
+		try {
+			for (int i = 0; i < 64; i++) {
+				int n = i;
+				outcomes.add(callers.submit(() -> {
+					start.await();
+					try {
+						template.execute((batch) -> batch.incr("caller:" + n));
+						return null;
+					}
+					catch (BatchException ex) {
+						return ex.getCause();
+					}
+				}));
+			}
+			start.countDown();
+			int succeeded = 0;
+			int exhausted = 0;
+			for (Future<Throwable> outcome : outcomes) {
+				Throwable cause = outcome.get(30, TimeUnit.SECONDS);
+				if (cause == null) {
+					succeeded++;
+				}
+				else {
+					assertThat(cause).isInstanceOf(BatchPoolExhaustedException.class)
+						.hasMessageContaining("all 8 connections of the batch pool are in use");
+					exhausted++;
+				}
+			}
+			assertThat(succeeded).isGreaterThanOrEqualTo(8);
+			assertThat(exhausted).isPositive();
+			assertThat(succeeded + exhausted).isEqualTo(64);
+			assertThat(pool.getExhaustedCount()).isEqualTo(exhausted);
+		}
+		finally {
+			callers.shutdownNow();
+		}
+		assertThat(pool.getActive()).isZero();
+		assertThat(pool.getWaiting()).isZero();
+		assertThat(pool.getCreatedCount()).isLessThanOrEqualTo(8);
+	}
+
+	@Test
+	void anInterruptedBatchReturnsPromptlyKeepsTheFlagAndAccountsForEveryCommand() throws Exception {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofSeconds(20)));
+		BatchConnectionPool pool = pool(proxy.port());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().chunkSize(100).timeout(Duration.ofSeconds(30)).build());
+		proxy.roundTrip(Duration.ZERO);
+		template.execute((batch) -> batch.get("warm-up"));
+		proxy.roundTrip(Duration.ofSeconds(20));
+		AtomicReference<BatchException> failure = new AtomicReference<>();
+		AtomicBoolean interruptedAfter = new AtomicBoolean();
+		Thread worker = new Thread(() -> {
+			try {
+				template.execute((batch) -> {
+					for (int i = 0; i < 250; i++) {
+						batch.incr("counter:" + i);
+					}
+				});
+			}
+			catch (BatchException ex) {
+				failure.set(ex);
+			}
+			interruptedAfter.set(Thread.currentThread().isInterrupted());
+		});
+		worker.start();
+		long warmUpBytes = proxy.clientBytes();
+		await().atMost(Duration.ofSeconds(10)).until(() -> proxy.clientBytes() > warmUpBytes && pool.getActive() == 1);
+
+		worker.interrupt();
+		worker.join(Duration.ofSeconds(5).toMillis());
+
+		assertThat(worker.isAlive()).as("returned promptly after the interrupt").isFalse();
+		assertThat(interruptedAfter).isTrue();
+		BatchResults results = failure.get().getResults();
+		assertThat(results.abortReason()).contains("interrupted");
+		assertThat(results.count(Outcome.SUCCESS) + results.count(Outcome.UNKNOWN) + results.count(Outcome.NOT_SENT))
+			.isEqualTo(results.size());
+		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(100);
+		assertThat(pool.getActive()).isZero();
+	}
+
+	@Test
+	void anAclUserLimitedToAPrefixGetsNopermPerCommand() {
+		RedisProcess server = track(RedisProcess.start());
+		server.call("ACL", "SETUSER", "orders", "on", ">orders-pw", "~order:*", "+@all");
+		BatchConnectionPool pool = track(BatchConnectionPool
+			.builder(RedisURI.builder()
+				.withHost("127.0.0.1")
+				.withPort(server.port())
+				.withAuthentication("orders", "orders-pw")
+				.build())
+			.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+			batch.set("order:1", "x");
+			batch.set("invoice:1", "x");
+			batch.set("order:2", "x");
+		}));
+
+		assertThat(failure.getResults().count(Outcome.SUCCESS)).as(failure.getMessage()).isEqualTo(2);
+		assertThat(failure.getResults().failures()).singleElement().satisfies((f) -> {
+			assertThat(f.index()).isEqualTo(1);
+			assertThat(f.outcome()).isEqualTo(Outcome.FAILED);
+			assertThat(f.message()).startsWith("NOPERM");
+		});
+		assertThat(server.call("EXISTS", "invoice:1")).isEqualTo(0L);
+	}
+
+	private RedisProcess debuggableServer() {
+		return (RedisProcess.start().binary().majorVersion() >= 7)
+				? RedisProcess.start("--enable-debug-command", "local") : RedisProcess.start();
+	}
+
+	private static boolean answersWithin(RedisProcess server, Duration timeout) {
+		try (RespConnection connection = RespConnection.open(server.port(), timeout)) {
+			return "PONG".equals(connection.call("PING"));
+		}
+		catch (IOException | RuntimeException ex) {
+			return !(ex instanceof SocketTimeoutException || ex.getCause() instanceof SocketTimeoutException);
+		}
+	}
+
+	private static String batchClientId(RedisProcess server) {
+		return String.valueOf(server.call("CLIENT", "LIST"))
+			.lines()
+			.filter((line) -> line.contains("name=redis-batch"))
+			.map((line) -> line.substring(3, line.indexOf(' ')))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	private BatchConnectionPool pool(int port) {
+		return track(BatchConnectionPool.builder(uri(port)).build());
+	}
+
+	private static RedisURI uri(int port) {
+		return RedisURI.builder().withHost("127.0.0.1").withPort(port).withClientName("redis-batch").build();
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		this.resources.add(resource);
+		return resource;
+	}
+
+	private static Set<Thread> lettuceThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("lettuce-"))
+			.collect(Collectors.toSet());
+	}
+
+}
