@@ -21,6 +21,7 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -65,6 +66,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
 
+	/**
+	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
+	 */
+	private static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
+
 	private final AbstractRedisClient client;
 
 	private final @Nullable ClientResources ownedResources;
@@ -81,6 +87,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private final AtomicInteger opening = new AtomicInteger();
 
+	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
+
 	private final ExecutorService connector = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "redis-batch-connector");
 		thread.setDaemon(true);
@@ -94,7 +102,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 		this.topology = builder.topology();
 		this.client = builder.createClient(used);
 		this.maxWait = builder.maxWait;
-		this.pool = new GenericObjectPool<>(new ConnectionFactory(builder.connector(this.client), this.retired),
+		Supplier<StatefulConnection<byte[], byte[]>> connector = builder.connector(this.client);
+		this.pool = new GenericObjectPool<>(new ConnectionFactory(() -> learnLimits(connector.get()), this.retired),
 				poolConfig(builder));
 	}
 
@@ -186,6 +195,34 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	public long getExhaustedCount() {
 		return this.exhausted.sum();
+	}
+
+	/**
+	 * The largest key, value or argument the server accepts ({@code proto-max-bulk-len}),
+	 * as learned when a connection opened; Redis's default when the server does not say.
+	 */
+	long maxBulkBytes() {
+		return this.maxBulkBytes;
+	}
+
+	/**
+	 * Ask a new connection's server for its {@code proto-max-bulk-len}, so that a value
+	 * it would refuse is rejected before it is sent (a server that refuses one mid-stream
+	 * closes the connection, and the replies before it can be lost).
+	 */
+	private StatefulConnection<byte[], byte[]> learnLimits(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
+			try {
+				String value = standalone.sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
+				if (value != null) {
+					this.maxBulkBytes = Long.parseLong(value.trim());
+				}
+			}
+			catch (RuntimeException ex) {
+				// CONFIG may be disabled or not permitted: keep Redis's default
+			}
+		}
+		return connection;
 	}
 
 	/**

@@ -41,7 +41,12 @@ public final class BatchOptions {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
-	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null);
+	/**
+	 * The smallest byte budget per chunk accepted.
+	 */
+	public static final long MIN_CHUNK_BYTES = 1024;
+
+	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null);
 
 	private final @Nullable Integer chunkSize;
 
@@ -53,13 +58,16 @@ public final class BatchOptions {
 
 	private final @Nullable String name;
 
+	private final @Nullable Long maxChunkBytes;
+
 	private BatchOptions(@Nullable Integer chunkSize, @Nullable Integer parallelism, @Nullable Duration timeout,
-			@Nullable Boolean transactional, @Nullable String name) {
+			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes) {
 		this.chunkSize = chunkSize;
 		this.parallelism = parallelism;
 		this.timeout = timeout;
 		this.transactional = transactional;
 		this.name = name;
+		this.maxChunkBytes = maxChunkBytes;
 	}
 
 	/**
@@ -90,6 +98,7 @@ public final class BatchOptions {
 		builder.timeout = this.timeout;
 		builder.transactional = this.transactional;
 		builder.name = this.name;
+		builder.maxChunkBytes = this.maxChunkBytes;
 		return builder;
 	}
 
@@ -137,6 +146,15 @@ public final class BatchOptions {
 	}
 
 	/**
+	 * The most request bytes (keys, values, arguments) a chunk holds before it is sent,
+	 * or {@code null} for the default.
+	 * @return the byte budget per chunk
+	 */
+	public @Nullable Long maxChunkBytes() {
+		return this.maxChunkBytes;
+	}
+
+	/**
 	 * Fill the values these options leave unset from the given fully-set options.
 	 * @param defaults options with every value set
 	 * @return options with every value set
@@ -144,7 +162,7 @@ public final class BatchOptions {
 	BatchOptions withDefaults(BatchOptions defaults) {
 		return new BatchOptions(pick(this.chunkSize, defaults.chunkSize), pick(this.parallelism, defaults.parallelism),
 				pick(this.timeout, defaults.timeout), pick(this.transactional, defaults.transactional),
-				pick(this.name, defaults.name));
+				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes));
 	}
 
 	boolean isComplete() {
@@ -166,18 +184,20 @@ public final class BatchOptions {
 		}
 		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
 				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
-				&& Objects.equals(this.name, that.name);
+				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name);
+		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
+				this.maxChunkBytes);
 	}
 
 	@Override
 	public String toString() {
 		return "BatchOptions[chunkSize=" + this.chunkSize + ", parallelism=" + this.parallelism + ", timeout="
-				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + "]";
+				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
+				+ this.maxChunkBytes + "]";
 	}
 
 	/**
@@ -200,6 +220,11 @@ public final class BatchOptions {
 				() -> source + " must be positive but was " + timeout);
 	}
 
+	static void validateMaxChunkBytes(long maxChunkBytes, String source) {
+		Assert.isTrue(maxChunkBytes >= MIN_CHUNK_BYTES,
+				() -> source + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + maxChunkBytes);
+	}
+
 	static void validateName(String name, String source) {
 		Assert.isTrue(NAME.matcher(name).matches(), () -> source
 				+ " must be 1 to 64 characters of letters, digits, '.', '_' or '-' (it is a metrics tag) but was '"
@@ -220,6 +245,8 @@ public final class BatchOptions {
 		private @Nullable Boolean transactional;
 
 		private @Nullable String name;
+
+		private @Nullable Long maxChunkBytes;
 
 		private Builder() {
 		}
@@ -285,11 +312,26 @@ public final class BatchOptions {
 		}
 
 		/**
+		 * The most request bytes (serialized keys, values and arguments) a chunk holds: a
+		 * chunk is sent when the next command would take it over this budget, even before
+		 * it has {@code chunkSize} commands. It bounds memory and the size of each write
+		 * when values are large. A single command larger than the budget goes alone.
+		 * @param maxChunkBytes at least {@value BatchOptions#MIN_CHUNK_BYTES}
+		 * @return this builder
+		 */
+		public Builder maxChunkBytes(long maxChunkBytes) {
+			validateMaxChunkBytes(maxChunkBytes, "maxChunkBytes");
+			this.maxChunkBytes = maxChunkBytes;
+			return this;
+		}
+
+		/**
 		 * Build the options.
 		 * @return the options
 		 */
 		public BatchOptions build() {
-			return new BatchOptions(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name);
+			return new BatchOptions(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
+					this.maxChunkBytes);
 		}
 
 	}

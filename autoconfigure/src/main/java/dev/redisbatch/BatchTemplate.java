@@ -54,12 +54,18 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+	/**
+	 * The default byte budget per chunk: 8 MiB of keys, values and arguments.
+	 */
+	public static final long DEFAULT_MAX_CHUNK_BYTES = 8L * 1024 * 1024;
+
 	private static final BatchOptions BUILT_IN = BatchOptions.builder()
 		.chunkSize(DEFAULT_CHUNK_SIZE)
 		.parallelism(DEFAULT_PARALLELISM)
 		.timeout(DEFAULT_TIMEOUT)
 		.transactional(false)
 		.name(BatchOptions.DEFAULT_NAME)
+		.maxChunkBytes(DEFAULT_MAX_CHUNK_BYTES)
 		.build();
 
 	private final BatchConnectionPool pool;
@@ -164,7 +170,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
 		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved, this.observations);
-		CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pipeline);
+		CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pipeline, this.pool::maxBulkBytes);
 		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline, recorder);
 		try {
 			callback.doInBatch(batch);
@@ -269,6 +275,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions.validateParallelism(require(options.parallelism()), "parallelism");
 		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
 		BatchOptions.validateName(require(options.name()), "name");
+		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");
 		int parallelism = require(options.parallelism());
 		Assert.isTrue(parallelism <= this.pool.getMaxActive(),
 				() -> "parallelism " + parallelism + " exceeds the batch pool's max-active of "

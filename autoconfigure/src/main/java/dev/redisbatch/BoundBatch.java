@@ -68,7 +68,7 @@ public final class BoundBatch implements AutoCloseable {
 		this.pool = pool;
 		this.options = options;
 		this.pipeline = new ChunkedPipeline(pool, options, observations);
-		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline);
+		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline, pool::maxBulkBytes);
 		this.connection = new RecordingRedisConnection(this.pipeline, this.recorder,
 				requireTimeout(options).toMillis());
 		TransactionSynchronizationManager.bindResource(pool, this);

@@ -67,6 +67,8 @@ final class ChunkedPipeline {
 
 	private final boolean transactional;
 
+	private final long maxChunkBytes;
+
 	private final OutcomeLedger ledger = new OutcomeLedger();
 
 	private final long startNanos = System.nanoTime();
@@ -101,6 +103,7 @@ final class ChunkedPipeline {
 		this.parallelism = require(options.parallelism());
 		this.timeoutNanos = require(options.timeout()).toNanos();
 		this.transactional = require(options.transactional());
+		this.maxChunkBytes = require(options.maxChunkBytes());
 		this.open = new Chunk(this.chunkSize);
 		this.context = new BatchObservationContext(this.name,
 				this.transactional ? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
@@ -127,16 +130,22 @@ final class ChunkedPipeline {
 	 * (no connection, a lost chunk, an interrupt) this throws a {@link BatchException} so
 	 * that the recording code stops too.
 	 */
-	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter,
+			long bytes) {
 		checkNotFinished();
 		observeFromFirstCommand();
+		if (this.abortReason == null && this.open.size > 0 && this.open.bytes + bytes > this.maxChunkBytes) {
+			// the byte budget is reached before the chunk size: send what is there first
+			sendOpenChunk();
+			throwIfJustAborted();
+		}
 		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
 		if (this.abortReason != null) {
 			response.settle(Outcome.NOT_SENT, notSentReason(), this.ledger);
 			return response;
 		}
-		this.open.add(response);
-		if (this.open.size == this.chunkSize) {
+		this.open.add(response, bytes);
+		if (this.open.size == this.chunkSize || this.open.bytes >= this.maxChunkBytes) {
 			sendOpenChunk();
 			throwIfJustAborted();
 		}
@@ -383,7 +392,9 @@ final class ChunkedPipeline {
 			stop("a chunk got no reply within its timeout of " + Duration.ofNanos(this.timeoutNanos), null);
 		}
 		else if (unknown > 0) {
-			stop("a chunk lost its connection before every reply came", connectionFailure);
+			stop("a chunk lost its connection before every reply came (when the server closes it, its log says "
+					+ "why: client-output-buffer-limit and client-query-buffer-limit are common causes, and a "
+					+ "smaller chunk-size or max-chunk-bytes keeps a chunk under them)", connectionFailure);
 		}
 	}
 
@@ -462,6 +473,8 @@ final class ChunkedPipeline {
 
 		private int size;
 
+		private long bytes;
+
 		private @Nullable StatefulConnection<byte[], byte[]> connection;
 
 		private long sentAt;
@@ -475,7 +488,8 @@ final class ChunkedPipeline {
 			this.responses = new CommandResponse<?>[Math.min(capacity, 64)];
 		}
 
-		void add(CommandResponse<?> response) {
+		void add(CommandResponse<?> response, long commandBytes) {
+			this.bytes += commandBytes;
 			if (this.size == this.responses.length) {
 				this.responses = Arrays.copyOf(this.responses, Math.min(this.capacity, this.size * 2));
 			}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import io.lettuce.core.protocol.ConnectionFacade;
 import io.lettuce.core.RedisChannelWriter;
@@ -15,6 +16,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.PushHandler;
@@ -22,6 +24,8 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.push.PushListener;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -56,15 +60,20 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 
 	private final ChunkedPipeline pipeline;
 
+	private final LongSupplier maxBulkBytes;
+
 	private final StatefulRedisConnection<byte[], byte[]> connection;
 
 	private Function<@Nullable Object, ?> converter = RAW;
 
 	private @Nullable CommandResponse<?> last;
 
-	CommandRecorder(ClientResources resources, ChunkedPipeline pipeline) {
+	private final ByteBuf scratch = Unpooled.buffer(256);
+
+	CommandRecorder(ClientResources resources, ChunkedPipeline pipeline, LongSupplier maxBulkBytes) {
 		this.resources = resources;
 		this.pipeline = pipeline;
+		this.maxBulkBytes = maxBulkBytes;
 		this.connection = new StatefulRedisConnectionImpl<>(this, this, ByteArrayCodec.INSTANCE, Duration.ofDays(1));
 	}
 
@@ -114,8 +123,58 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 				: new AsyncCommand<>(command);
 		Function<@Nullable Object, ?> next = this.converter;
 		this.converter = RAW;
-		this.last = this.pipeline.add((RedisCommand<byte[], byte[], ?>) recorded, next);
+		long size = sizeOf(command);
+		long limit = this.maxBulkBytes.getAsLong();
+		long largest = (size > limit) ? largestArgument() : 0;
+		if (largest > limit) {
+			String reason = "not sent: an argument of " + largest + " bytes is larger than the server's "
+					+ "proto-max-bulk-len of " + limit + " bytes";
+			IllegalArgumentException cause = new IllegalArgumentException(reason);
+			recorded.completeExceptionally(cause);
+			this.last = this.pipeline.addFailed(type.toString(), reason, cause);
+			return recorded;
+		}
+		this.last = this.pipeline.add((RedisCommand<byte[], byte[], ?>) recorded, next, size);
 		return recorded;
+	}
+
+	/**
+	 * The request bytes of a command: its arguments as they go on the wire, plus its name
+	 * and framing.
+	 */
+	private long sizeOf(RedisCommand<?, ?, ?> command) {
+		CommandArgs<?, ?> args = command.getArgs();
+		long size = 16 + command.getType().getBytes().length;
+		if (args != null) {
+			this.scratch.clear();
+			args.encode(this.scratch);
+			size += this.scratch.readableBytes();
+		}
+		return size;
+	}
+
+	/**
+	 * The length of the largest bulk string in the command encoded last.
+	 */
+	private long largestArgument() {
+		long largest = 0;
+		int index = this.scratch.readerIndex();
+		int end = this.scratch.writerIndex();
+		while (index < end) {
+			if (this.scratch.getByte(index) != '$') {
+				break;
+			}
+			long length = 0;
+			index++;
+			byte digit;
+			while ((digit = this.scratch.getByte(index)) != '\r') {
+				length = length * 10 + (digit - '0');
+				index++;
+			}
+			largest = Math.max(largest, length);
+			index += 2 + length + 2;
+		}
+		return largest;
 	}
 
 	@Override

@@ -125,7 +125,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 			settle(Outcome.SUCCESS, null, ledger);
 		}
 		else if (isErrorReply(failure)) {
-			settle(Outcome.FAILED, String.valueOf(failure.getMessage()), ledger);
+			settle(Outcome.FAILED, explain(String.valueOf(failure.getMessage())), ledger);
 		}
 		else {
 			this.cause = failure;
@@ -156,6 +156,16 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
 		Throwable failure = failureOf(command);
 		return (failure != null && isErrorReply(failure)) ? String.valueOf(failure.getMessage()) : null;
+	}
+
+	/**
+	 * Name the server limit behind an error that does not say which one it is.
+	 */
+	static String explain(String error) {
+		if (error.contains("Protocol error: invalid bulk length")) {
+			return error + " (a key or value is larger than the server's proto-max-bulk-len)";
+		}
+		return error;
 	}
 
 	static boolean isErrorReply(Throwable failure) {

@@ -3,6 +3,7 @@ package dev.redisbatch.autoconfigure;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties for redis-batch. Connection settings (host, port, URL,
@@ -38,6 +39,12 @@ public class RedisBatchProperties {
 	 * Whether to wrap each chunk in MULTI/EXEC.
 	 */
 	private boolean transactional = false;
+
+	/**
+	 * Most request bytes (keys, values, arguments) one chunk holds. A chunk is sent when
+	 * the next command would take it over, even before it has chunk-size commands.
+	 */
+	private DataSize maxChunkBytes = DataSize.ofMegabytes(8);
 
 	private final Pool pool = new Pool();
 
@@ -83,6 +90,14 @@ public class RedisBatchProperties {
 
 	public void setTransactional(boolean transactional) {
 		this.transactional = transactional;
+	}
+
+	public DataSize getMaxChunkBytes() {
+		return this.maxChunkBytes;
+	}
+
+	public void setMaxChunkBytes(DataSize maxChunkBytes) {
+		this.maxChunkBytes = maxChunkBytes;
 	}
 
 	public Pool getPool() {

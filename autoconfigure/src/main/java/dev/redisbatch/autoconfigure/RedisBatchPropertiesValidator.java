@@ -6,6 +6,7 @@ import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Checks {@code redis.batch.*} values at startup, so that a bad value stops the
@@ -28,11 +29,15 @@ final class RedisBatchPropertiesValidator {
 						+ "): a batch could never get that many connections");
 		Duration timeout = properties.getTimeout();
 		check(timeout != null && isPositive(timeout), "redis.batch.timeout", timeout, "must be positive");
+		DataSize maxChunkBytes = properties.getMaxChunkBytes();
+		check(maxChunkBytes != null && maxChunkBytes.toBytes() >= BatchOptions.MIN_CHUNK_BYTES,
+				"redis.batch.max-chunk-bytes", maxChunkBytes, "must be at least " + BatchOptions.MIN_CHUNK_BYTES + "B");
 		return BatchOptions.builder()
 			.chunkSize(chunkSize)
 			.parallelism(parallelism)
 			.timeout(timeout)
 			.transactional(properties.isTransactional())
+			.maxChunkBytes(maxChunkBytes.toBytes())
 			.build();
 	}
 

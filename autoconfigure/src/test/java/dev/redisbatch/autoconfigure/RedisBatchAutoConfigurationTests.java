@@ -53,6 +53,7 @@ class RedisBatchAutoConfigurationTests {
 				.timeout(BatchTemplate.DEFAULT_TIMEOUT)
 				.transactional(false)
 				.name(BatchOptions.DEFAULT_NAME)
+				.maxChunkBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES)
 				.build());
 		});
 	}
@@ -99,13 +100,15 @@ class RedisBatchAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("redis.batch.chunk-size=250", "redis.batch.parallelism=3", "redis.batch.timeout=2s",
 					"redis.batch.transactional=true", "redis.batch.pool.max-active=12", "redis.batch.pool.max-idle=6",
-					"redis.batch.pool.min-idle=1", "redis.batch.pool.max-wait=750ms")
+					"redis.batch.pool.min-idle=1", "redis.batch.pool.max-wait=750ms",
+					"redis.batch.max-chunk-bytes=64KB")
 			.run((context) -> {
 				BatchOptions options = context.getBean(StringBatchTemplate.class).getDefaultOptions();
 				assertThat(options.chunkSize()).isEqualTo(250);
 				assertThat(options.parallelism()).isEqualTo(3);
 				assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(options.transactional()).isTrue();
+				assertThat(options.maxChunkBytes()).isEqualTo(64 * 1024);
 				assertThat(context.getBean(BatchConnectionPool.class).getMaxActive()).isEqualTo(12);
 			});
 	}
@@ -116,6 +119,7 @@ class RedisBatchAutoConfigurationTests {
 		assertThat(properties.getChunkSize()).isEqualTo(BatchTemplate.DEFAULT_CHUNK_SIZE);
 		assertThat(properties.getParallelism()).isEqualTo(BatchTemplate.DEFAULT_PARALLELISM);
 		assertThat(properties.getTimeout()).isEqualTo(BatchTemplate.DEFAULT_TIMEOUT);
+		assertThat(properties.getMaxChunkBytes().toBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES);
 	}
 
 	@Test
@@ -130,6 +134,7 @@ class RedisBatchAutoConfigurationTests {
 		assertInvalid("redis.batch.pool.max-wait=0", "redis.batch.pool.max-wait", "never waits without bound");
 		assertInvalid("redis.batch.pool.max-active=0", "redis.batch.pool.max-active", "must be at least 1");
 		assertInvalid("redis.batch.pool.min-idle=9", "redis.batch.pool.min-idle", "must be between 0");
+		assertInvalid("redis.batch.max-chunk-bytes=10B", "redis.batch.max-chunk-bytes", "must be at least 1024B");
 	}
 
 	@Test
