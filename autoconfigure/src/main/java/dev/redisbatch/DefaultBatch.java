@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
 
 /**
@@ -367,13 +368,24 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (RuntimeException ex) {
 			throw new ItemSerializationException(
 					"the " + what + " could not be serialized (" + ex.getClass().getSimpleName() + "); it was not sent",
-					ex);
+					withoutMessage(ex));
 		}
 		if (raw == null) {
 			throw new ItemSerializationException("the " + what + " serializer returned null; it was not sent",
 					new IllegalArgumentException("serializer returned null"));
 		}
 		return raw;
+	}
+
+	/**
+	 * The serializer's exception without its message, which may quote the data (JSON
+	 * serializers do): its type and stack trace are kept for debugging.
+	 */
+	private static SerializationException withoutMessage(RuntimeException ex) {
+		SerializationException sanitized = new SerializationException(
+				ex.getClass().getName() + " (its message is not kept: it may contain the data)");
+		sanitized.setStackTrace(ex.getStackTrace());
+		return sanitized;
 	}
 
 	// deserialization

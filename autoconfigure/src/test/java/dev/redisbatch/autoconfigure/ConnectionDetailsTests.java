@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.TestSecrets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class ConnectionDetailsTests {
 
+	private static final String BATCHER_PASSWORD = TestSecrets.PASSWORD + "-batcher";
+
 	private static RedisProcess server;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
@@ -36,8 +39,7 @@ class ConnectionDetailsTests {
 
 	@BeforeAll
 	static void startServer() {
-		server = RedisProcess.start("--requirepass", "default-secret");
-		server.call("AUTH", "default-secret");
+		server = RedisProcess.start("--requirepass", TestSecrets.PASSWORD);
 	}
 
 	@AfterAll
@@ -48,14 +50,14 @@ class ConnectionDetailsTests {
 	@BeforeEach
 	void reset() {
 		admin("FLUSHALL");
-		admin("ACL", "SETUSER", "batcher", "reset", "on", ">batcher-secret", "~*", "+@all");
+		admin("ACL", "SETUSER", "batcher", "reset", "on", ">" + BATCHER_PASSWORD, "~*", "+@all");
 	}
 
 	@Test
 	void hostPortAndPasswordProperties() {
 		this.contextRunner
 			.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + server.port(),
-					"spring.data.redis.password=default-secret")
+					"spring.data.redis.password=" + TestSecrets.PASSWORD)
 			.run((context) -> {
 				context.getBean(StringBatchTemplate.class).setAll(Map.of("a", "1"), null);
 				assertThat(admin("GET", "a")).isEqualTo("1");
@@ -66,7 +68,7 @@ class ConnectionDetailsTests {
 	void anAclUserAndADatabaseFromAUrl() {
 		this.contextRunner
 			.withPropertyValues(
-					"spring.data.redis.url=redis://batcher:batcher-secret@127.0.0.1:" + server.port() + "/3")
+					"spring.data.redis.url=redis://batcher:" + BATCHER_PASSWORD + "@127.0.0.1:" + server.port() + "/3")
 			.run((context) -> {
 				context.getBean(StringBatchTemplate.class).setAll(Map.of("in-db-3", "yes"), null);
 				assertThat(adminInDatabase(3, "GET", "in-db-3")).isEqualTo("yes");
@@ -79,8 +81,8 @@ class ConnectionDetailsTests {
 	@Test
 	void theClientNameIsTheApplicationsWithABatchSuffix() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.port=" + server.port(), "spring.data.redis.password=default-secret",
-					"spring.data.redis.client-name=orders")
+			.withPropertyValues("spring.data.redis.port=" + server.port(),
+					"spring.data.redis.password=" + TestSecrets.PASSWORD, "spring.data.redis.client-name=orders")
 			.run((context) -> {
 				context.getBean(StringBatchTemplate.class).getAll(List.of("x"));
 				assertThat(String.valueOf(admin("CLIENT", "LIST"))).contains("name=orders-batch");
@@ -98,7 +100,8 @@ class ConnectionDetailsTests {
 	@Test
 	void aWrongPasswordFailsFastWithAClearError() {
 		this.contextRunner
-			.withPropertyValues("spring.data.redis.port=" + server.port(), "spring.data.redis.password=wrong")
+			.withPropertyValues("spring.data.redis.port=" + server.port(),
+					"spring.data.redis.password=" + TestSecrets.PASSWORD + "-wrong")
 			.run((context) -> {
 				StringBatchTemplate template = context.getBean(StringBatchTemplate.class);
 				assertThatExceptionOfType(dev.redisbatch.BatchException.class)
@@ -106,7 +109,7 @@ class ConnectionDetailsTests {
 					.withMessageContaining("1 NOT_SENT")
 					.withMessageContaining("no batch connection")
 					.withCauseInstanceOf(RedisConnectionFailureException.class)
-					.withMessageNotContaining("wrong");
+					.withMessageNotContaining(TestSecrets.MARKER);
 				assertThat(context.getBean(BatchConnectionPool.class).getActive()).isZero();
 			});
 	}
@@ -118,7 +121,7 @@ class ConnectionDetailsTests {
 	private static Object adminInDatabase(int database, String... command) {
 		try (var connection = dev.redisbatch.testsupport.RespConnection.open(server.port(),
 				java.time.Duration.ofSeconds(5))) {
-			connection.call("AUTH", "default-secret");
+			connection.call("AUTH", TestSecrets.PASSWORD);
 			connection.call("SELECT", String.valueOf(database));
 			return connection.call(command);
 		}
@@ -141,7 +144,7 @@ class ConnectionDetailsTests {
 
 				@Override
 				public String getPassword() {
-					return "batcher-secret";
+					return BATCHER_PASSWORD;
 				}
 
 				@Override
