@@ -28,6 +28,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public interface Batch<K, V> {
 
+	/**
+	 * The same batch, where every command recorded through the returned view is marked
+	 * idempotent: running it twice has the same effect as running it once (SET, DEL,
+	 * EXPIRE, HSET with absolute values; not INCR or LPUSH). With
+	 * {@link BatchOptions.Builder#retry(int, java.time.Duration) retry} on, such a
+	 * command whose outcome is {@link Outcome#UNKNOWN} is sent again; otherwise the mark
+	 * has no effect.
+	 * @return a view of this batch that marks its commands idempotent
+	 */
+	Batch<K, V> idempotent();
+
 	// strings and keys
 
 	/**

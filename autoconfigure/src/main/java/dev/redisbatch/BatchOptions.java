@@ -46,7 +46,12 @@ public final class BatchOptions {
 	 */
 	public static final long MIN_CHUNK_BYTES = 1024;
 
-	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null);
+	/**
+	 * The most retry attempts accepted.
+	 */
+	public static final int MAX_RETRY_ATTEMPTS = 10;
+
+	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null, 0, Duration.ZERO);
 
 	private final @Nullable Integer chunkSize;
 
@@ -60,14 +65,21 @@ public final class BatchOptions {
 
 	private final @Nullable Long maxChunkBytes;
 
+	private final int retryAttempts;
+
+	private final Duration retryBackoff;
+
 	private BatchOptions(@Nullable Integer chunkSize, @Nullable Integer parallelism, @Nullable Duration timeout,
-			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes) {
+			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes, int retryAttempts,
+			Duration retryBackoff) {
 		this.chunkSize = chunkSize;
 		this.parallelism = parallelism;
 		this.timeout = timeout;
 		this.transactional = transactional;
 		this.name = name;
 		this.maxChunkBytes = maxChunkBytes;
+		this.retryAttempts = retryAttempts;
+		this.retryBackoff = retryBackoff;
 	}
 
 	/**
@@ -99,6 +111,8 @@ public final class BatchOptions {
 		builder.transactional = this.transactional;
 		builder.name = this.name;
 		builder.maxChunkBytes = this.maxChunkBytes;
+		builder.retryAttempts = this.retryAttempts;
+		builder.retryBackoff = this.retryBackoff;
 		return builder;
 	}
 
@@ -155,6 +169,23 @@ public final class BatchOptions {
 	}
 
 	/**
+	 * How many more times commands that were not sent (and unknown ones marked
+	 * idempotent) are sent again; {@code 0} (the default) for never.
+	 * @return the retry attempts
+	 */
+	public int retryAttempts() {
+		return this.retryAttempts;
+	}
+
+	/**
+	 * How long to wait before each retry attempt.
+	 * @return the backoff
+	 */
+	public Duration retryBackoff() {
+		return this.retryBackoff;
+	}
+
+	/**
 	 * Fill the values these options leave unset from the given fully-set options.
 	 * @param defaults options with every value set
 	 * @return options with every value set
@@ -162,7 +193,8 @@ public final class BatchOptions {
 	BatchOptions withDefaults(BatchOptions defaults) {
 		return new BatchOptions(pick(this.chunkSize, defaults.chunkSize), pick(this.parallelism, defaults.parallelism),
 				pick(this.timeout, defaults.timeout), pick(this.transactional, defaults.transactional),
-				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes));
+				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes), this.retryAttempts,
+				this.retryBackoff);
 	}
 
 	boolean isComplete() {
@@ -184,20 +216,22 @@ public final class BatchOptions {
 		}
 		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
 				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
-				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes);
+				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes)
+				&& this.retryAttempts == that.retryAttempts && this.retryBackoff.equals(that.retryBackoff);
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
-				this.maxChunkBytes);
+				this.maxChunkBytes, this.retryAttempts, this.retryBackoff);
 	}
 
 	@Override
 	public String toString() {
 		return "BatchOptions[chunkSize=" + this.chunkSize + ", parallelism=" + this.parallelism + ", timeout="
 				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
-				+ this.maxChunkBytes + "]";
+				+ this.maxChunkBytes + ", retryAttempts=" + this.retryAttempts + ", retryBackoff=" + this.retryBackoff
+				+ "]";
 	}
 
 	/**
@@ -247,6 +281,10 @@ public final class BatchOptions {
 		private @Nullable String name;
 
 		private @Nullable Long maxChunkBytes;
+
+		private int retryAttempts;
+
+		private Duration retryBackoff = Duration.ZERO;
 
 		private Builder() {
 		}
@@ -326,12 +364,34 @@ public final class BatchOptions {
 		}
 
 		/**
+		 * Send again, up to {@code attempts} more times after a backoff, the commands
+		 * that were not sent, and the commands marked {@link Batch#idempotent()
+		 * idempotent} whose outcome is unknown. Commands that Redis refused
+		 * ({@link Outcome#FAILED}) are never sent again, nor unknown commands that are
+		 * not marked idempotent (they may have run). Applies to commands recorded through
+		 * {@link Batch}; commands that {@code RedisTemplate} code issues in a
+		 * {@code @RedisBatch} method are not retried.
+		 * @param attempts from 0 (off, the default) to
+		 * {@value BatchOptions#MAX_RETRY_ATTEMPTS}
+		 * @param backoff how long to wait before each attempt, not negative
+		 * @return this builder
+		 */
+		public Builder retry(int attempts, Duration backoff) {
+			Assert.isTrue(attempts >= 0 && attempts <= MAX_RETRY_ATTEMPTS,
+					() -> "retry attempts must be between 0 and " + MAX_RETRY_ATTEMPTS + " but was " + attempts);
+			Assert.isTrue(backoff != null && !backoff.isNegative(), "retry backoff must not be negative");
+			this.retryAttempts = attempts;
+			this.retryBackoff = backoff;
+			return this;
+		}
+
+		/**
 		 * Build the options.
 		 * @return the options
 		 */
 		public BatchOptions build() {
 			return new BatchOptions(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
-					this.maxChunkBytes);
+					this.maxChunkBytes, this.retryAttempts, this.retryBackoff);
 		}
 
 	}

@@ -67,7 +67,10 @@ public final class BoundBatch implements AutoCloseable {
 			Collection<? extends RedisConnectionFactory> capture) {
 		this.pool = pool;
 		this.options = options;
-		this.pipeline = new ChunkedPipeline(pool, options, observations);
+		// Commands from RedisTemplate code cannot be recorded again, so bound batches
+		// never
+		// retry.
+		this.pipeline = new ChunkedPipeline(pool, options.mutate().retry(0, Duration.ZERO).build(), observations);
 		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline, pool::maxBulkBytes);
 		this.connection = new RecordingRedisConnection(this.pipeline, this.recorder,
 				requireTimeout(options).toMillis());

@@ -69,7 +69,15 @@ final class ChunkedPipeline {
 
 	private final long maxChunkBytes;
 
-	private final OutcomeLedger ledger = new OutcomeLedger();
+	private final OutcomeLedger ledger;
+
+	private final BatchOptions options;
+
+	private CommandResponse.Retries retries;
+
+	private int retryAttemptsLeft;
+
+	private List<CommandResponse<?>> pending = new ArrayList<>();
 
 	private final long startNanos = System.nanoTime();
 
@@ -96,18 +104,38 @@ final class ChunkedPipeline {
 	private boolean finished;
 
 	ChunkedPipeline(BatchConnectionPool pool, BatchOptions options, BatchObservations observations) {
+		this(pool, options, observations, new OutcomeLedger(), null);
+	}
+
+	/**
+	 * A pass that sends a batch's pending commands again: it shares the batch's ledger
+	 * and observation, and the batch decides whether its commands are retried once more.
+	 */
+	private ChunkedPipeline(ChunkedPipeline batch) {
+		this(batch.pool, batch.options, BatchObservations.NONE, batch.ledger, batch.context);
+		this.retries = batch.retries;
+	}
+
+	private ChunkedPipeline(BatchConnectionPool pool, BatchOptions options, BatchObservations observations,
+			OutcomeLedger ledger, @Nullable BatchObservationContext context) {
 		this.pool = pool;
+		this.options = options;
 		this.observations = observations;
+		this.ledger = ledger;
 		this.name = require(options.name());
 		this.chunkSize = require(options.chunkSize());
 		this.parallelism = require(options.parallelism());
 		this.timeoutNanos = require(options.timeout()).toNanos();
 		this.transactional = require(options.transactional());
 		this.maxChunkBytes = require(options.maxChunkBytes());
+		this.retryAttemptsLeft = options.retryAttempts();
 		this.open = new Chunk(this.chunkSize);
-		this.context = new BatchObservationContext(this.name,
-				this.transactional ? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
-				pool.topology().name().toLowerCase(Locale.ROOT));
+		this.context = (context != null) ? context
+				: new BatchObservationContext(this.name,
+						this.transactional ? BatchObservationContext.Mode.TRANSACTION
+								: BatchObservationContext.Mode.PIPELINE,
+						pool.topology().name().toLowerCase(Locale.ROOT));
+		this.retries = this::deferForRetry;
 	}
 
 	private static <T> T require(@Nullable T value) {
@@ -131,25 +159,40 @@ final class ChunkedPipeline {
 	 * that the recording code stops too.
 	 */
 	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter,
-			long bytes) {
+			long bytes, CommandResponse.@Nullable Recipe recipe, boolean idempotent) {
 		checkNotFinished();
 		observeFromFirstCommand();
+		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
+		if (recipe != null && this.retryAttemptsLeft > 0) {
+			response.retryable(recipe, idempotent, this.retries);
+		}
+		enqueue(response, bytes);
+		return response;
+	}
+
+	/**
+	 * Take a pending command, recorded again from its recipe, in a retry pass.
+	 */
+	void replay(CommandResponse<?> response, RedisCommand<byte[], byte[], ?> command, long bytes) {
+		response.replayAs(command);
+		enqueue(response, bytes);
+	}
+
+	private void enqueue(CommandResponse<?> response, long bytes) {
 		if (this.abortReason == null && this.open.size > 0 && this.open.bytes + bytes > this.maxChunkBytes) {
 			// the byte budget is reached before the chunk size: send what is there first
 			sendOpenChunk();
 			throwIfJustAborted();
 		}
-		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
 		if (this.abortReason != null) {
 			response.settle(Outcome.NOT_SENT, notSentReason(), this.ledger);
-			return response;
+			return;
 		}
 		this.open.add(response, bytes);
 		if (this.open.size == this.chunkSize || this.open.bytes >= this.maxChunkBytes) {
 			sendOpenChunk();
 			throwIfJustAborted();
 		}
-		return response;
 	}
 
 	/**
@@ -186,9 +229,82 @@ final class ChunkedPipeline {
 			while (!this.inFlight.isEmpty()) {
 				settleOldest();
 			}
+			releaseIdle();
+			retryPending();
 			close();
 		}
 		return results();
+	}
+
+	/**
+	 * Whether a command, about to end with the given outcome, is sent again: not sent, or
+	 * unknown and idempotent, while retry attempts are left.
+	 */
+	private boolean deferForRetry(CommandResponse<?> response, Outcome outcome) {
+		boolean again = outcome == Outcome.NOT_SENT || (outcome == Outcome.UNKNOWN && response.isIdempotent());
+		if (again && this.retryAttemptsLeft > 0) {
+			this.pending.add(response);
+			return true;
+		}
+		return false;
+	}
+
+	/**
+	 * Send the pending commands again, after the backoff, in passes of their own, until
+	 * none is pending or no attempt is left; then their last outcome is final.
+	 */
+	private void retryPending() {
+		while (!this.pending.isEmpty() && this.retryAttemptsLeft > 0 && backOff()) {
+			this.retryAttemptsLeft--;
+			List<CommandResponse<?>> again = this.pending;
+			this.pending = new ArrayList<>();
+			ChunkedPipeline pass = new ChunkedPipeline(this);
+			CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pass, this.pool::maxBulkBytes);
+			int replayed = 0;
+			try {
+				for (; replayed < again.size(); replayed++) {
+					recorder.replay(again.get(replayed));
+				}
+			}
+			catch (BatchException ex) {
+				if (!pass.isAbortSignal(ex)) {
+					throw ex;
+				}
+				replayed++;
+			}
+			for (int i = replayed; i < again.size(); i++) {
+				again.get(i).settle(Outcome.NOT_SENT, pass.notSentReason(), this.ledger);
+			}
+			pass.finish();
+			this.chunksSent += pass.chunksSent;
+			if (pass.abortReason != null) {
+				this.abortReason = pass.abortReason;
+				this.abortCause = pass.abortCause;
+			}
+			else {
+				this.abortReason = null;
+				this.abortCause = null;
+			}
+		}
+		this.retryAttemptsLeft = 0;
+		for (CommandResponse<?> response : this.pending) {
+			response.settlePending(this.ledger);
+		}
+		this.pending.clear();
+	}
+
+	private boolean backOff() {
+		if (Thread.currentThread().isInterrupted()) {
+			return false;
+		}
+		try {
+			TimeUnit.NANOSECONDS.sleep(this.options.retryBackoff().toNanos());
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/**
@@ -203,6 +319,10 @@ final class ChunkedPipeline {
 			while (!this.inFlight.isEmpty()) {
 				settleOldest();
 			}
+			releaseIdle();
+			this.retryAttemptsLeft = 0;
+			this.pending.forEach((response) -> response.settlePending(this.ledger));
+			this.pending.clear();
 			close();
 		}
 		return results();
@@ -219,13 +339,21 @@ final class ChunkedPipeline {
 	 */
 	Throwable afterFailure(Throwable failure) {
 		BatchResults results = abort("the recording code threw " + failure.getClass().getSimpleName());
-		if (failure == this.abortSignal) {
+		if (isAbortSignal(failure)) {
 			return new BatchException(results, this.abortCause);
 		}
 		if (results.size() > 0) {
 			failure.addSuppressed(new BatchException(results, this.abortCause));
 		}
 		return failure;
+	}
+
+	/**
+	 * Whether the given exception is the signal this pipeline threw to stop the recording
+	 * code.
+	 */
+	boolean isAbortSignal(Throwable ex) {
+		return ex == this.abortSignal;
 	}
 
 	/**
@@ -429,13 +557,17 @@ final class ChunkedPipeline {
 		return "not sent: the batch stopped early (" + this.abortReason + ")";
 	}
 
-	private void close() {
-		this.finished = true;
+	private void releaseIdle() {
 		StatefulConnection<byte[], byte[]> connection;
 		while ((connection = this.idle.poll()) != null) {
 			this.leased--;
 			this.pool.release(connection);
 		}
+	}
+
+	private void close() {
+		this.finished = true;
+		releaseIdle();
 		report(results());
 	}
 
@@ -591,7 +723,7 @@ final class ChunkedPipeline {
 		 */
 		int settle(String noReply) {
 			OutcomeLedger ledger = ChunkedPipeline.this.ledger;
-			long unknownBefore = ledger.count(Outcome.UNKNOWN);
+			int unknown = 0;
 			AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
 			if (transaction != null && transactionAborted(transaction)) {
 				// EXECABORT (a command was refused while queueing) or discarded: nothing
@@ -603,15 +735,17 @@ final class ChunkedPipeline {
 					String own = CommandResponse.errorReply(this.responses[i].command());
 					this.responses[i].settle(Outcome.FAILED, (own != null) ? own : reason, ledger);
 				}
+				return 0;
 			}
-			else {
-				// Without an EXEC reply nothing is known about the transaction: its
-				// commands stay unknown.
-				for (int i = 0; i < this.size; i++) {
-					this.responses[i].settleFromReply(noReply, ledger);
+			// Without an EXEC reply nothing is known about a transaction: its commands
+			// stay
+			// unknown.
+			for (int i = 0; i < this.size; i++) {
+				if (this.responses[i].settleFromReply(noReply, ledger) == Outcome.UNKNOWN) {
+					unknown++;
 				}
 			}
-			return (int) (ledger.count(Outcome.UNKNOWN) - unknownBefore);
+			return unknown;
 		}
 
 		/**

@@ -66,6 +66,12 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 
 	private Function<@Nullable Object, ?> converter = RAW;
 
+	private CommandResponse.@Nullable Recipe recipe;
+
+	private boolean idempotent;
+
+	private @Nullable CommandResponse<?> replaying;
+
 	private @Nullable CommandResponse<?> last;
 
 	private final ByteBuf scratch = Unpooled.buffer(256);
@@ -89,10 +95,35 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 	}
 
 	/**
-	 * Use this converter for the response of the next recorded command.
+	 * Use this converter for the response of the next recorded command, and remember how
+	 * to record the command again (for retries).
 	 */
-	void expect(Function<@Nullable Object, ?> converter) {
+	void expect(Function<@Nullable Object, ?> converter, CommandResponse.Recipe recipe, boolean idempotent) {
 		this.converter = converter;
+		this.recipe = recipe;
+		this.idempotent = idempotent;
+	}
+
+	/**
+	 * The next recorded command has a raw response and no recipe.
+	 */
+	void expectRaw() {
+		this.converter = RAW;
+		this.recipe = null;
+		this.idempotent = false;
+	}
+
+	/**
+	 * Record a pending command again, from its recipe, into its original response.
+	 */
+	void replay(CommandResponse<?> response) {
+		this.replaying = response;
+		try {
+			response.recipe().record(commands());
+		}
+		finally {
+			this.replaying = null;
+		}
 	}
 
 	/**
@@ -113,7 +144,7 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 	public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
 		ProtocolKeyword type = command.getType();
 		if (type instanceof CommandType known && UNSUPPORTED.contains(known)) {
-			this.converter = RAW;
+			expectRaw();
 			throw new InvalidDataAccessApiUsageException(type + " cannot run in a batch (a BatchTemplate callback or "
 					+ "a @RedisBatch method): a batch pipelines commands on a pooled connection and reads no reply "
 					+ "before the batch ends, so blocking commands, MULTI/EXEC (use the transactional option), "
@@ -122,7 +153,9 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 		RedisCommand<K, V, T> recorded = (command instanceof CompletableFuture<?>) ? command
 				: new AsyncCommand<>(command);
 		Function<@Nullable Object, ?> next = this.converter;
-		this.converter = RAW;
+		CommandResponse.Recipe nextRecipe = this.recipe;
+		boolean nextIdempotent = this.idempotent;
+		expectRaw();
 		long size = sizeOf(command);
 		long limit = this.maxBulkBytes.getAsLong();
 		long largest = (size > limit) ? largestArgument() : 0;
@@ -134,7 +167,13 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 			this.last = this.pipeline.addFailed(type.toString(), reason, cause);
 			return recorded;
 		}
-		this.last = this.pipeline.add((RedisCommand<byte[], byte[], ?>) recorded, next, size);
+		CommandResponse<?> again = this.replaying;
+		if (again != null) {
+			this.pipeline.replay(again, (RedisCommand<byte[], byte[], ?>) recorded, size);
+			return recorded;
+		}
+		this.last = this.pipeline.add((RedisCommand<byte[], byte[], ?>) recorded, next, size, nextRecipe,
+				nextIdempotent);
 		return recorded;
 	}
 

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
@@ -40,10 +41,68 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 
 	private volatile @Nullable Outcome outcome;
 
+	private @Nullable Recipe recipe;
+
+	private boolean idempotent;
+
+	private @Nullable Retries retries;
+
+	private @Nullable Outcome pendingOutcome;
+
 	CommandResponse(int index, RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
 		this.index = index;
 		this.command = command;
 		this.converter = converter;
+	}
+
+	/**
+	 * Allow this command to be sent again when it ends not sent (or unknown, if it is
+	 * idempotent), as long as the retries allow.
+	 */
+	void retryable(Recipe recipe, boolean idempotent, Retries retries) {
+		this.recipe = recipe;
+		this.idempotent = idempotent;
+		this.retries = retries;
+	}
+
+	boolean isIdempotent() {
+		return this.idempotent;
+	}
+
+	Recipe recipe() {
+		Recipe current = this.recipe;
+		if (current == null) {
+			throw new IllegalStateException("Command #" + this.index + " cannot be recorded again");
+		}
+		return current;
+	}
+
+	/**
+	 * The command was recorded again for a retry.
+	 */
+	void replayAs(RedisCommand<byte[], byte[], ?> again) {
+		this.command = again;
+		this.pendingOutcome = null;
+		this.message = null;
+		this.cause = null;
+	}
+
+	/**
+	 * The outcome this command would have if no more retries come.
+	 */
+	@Nullable Outcome pendingOutcome() {
+		return this.pendingOutcome;
+	}
+
+	/**
+	 * No retry is left: the pending outcome becomes final.
+	 */
+	void settlePending(OutcomeLedger ledger) {
+		Outcome pending = this.pendingOutcome;
+		if (pending != null) {
+			this.retries = null;
+			settle(pending, this.message, ledger);
+		}
 	}
 
 	private CommandResponse(int index, String commandName, Function<@Nullable Object, T> converter) {
@@ -110,11 +169,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	 * passed its deadline.
 	 * @param noReply why an unanswered command has no reply
 	 */
-	void settleFromReply(String noReply, OutcomeLedger ledger) {
+	Outcome settleFromReply(String noReply, OutcomeLedger ledger) {
 		RedisCommand<byte[], byte[], ?> current = command();
 		if (!current.isDone()) {
-			settle(Outcome.UNKNOWN, noReply, ledger);
-			return;
+			return settle(Outcome.UNKNOWN, noReply, ledger);
 		}
 		// Only the exception type tells a Redis error reply from a local failure: Lettuce
 		// also writes its own errors (such as "Connection disconnected") into the output.
@@ -122,20 +180,31 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		if (failure == null) {
 			CommandOutput<byte[], byte[], ?> output = current.getOutput();
 			this.raw = (output != null) ? output.get() : null;
-			settle(Outcome.SUCCESS, null, ledger);
+			return settle(Outcome.SUCCESS, null, ledger);
 		}
-		else if (isErrorReply(failure)) {
-			settle(Outcome.FAILED, explain(String.valueOf(failure.getMessage())), ledger);
+		if (isErrorReply(failure)) {
+			return settle(Outcome.FAILED, explain(String.valueOf(failure.getMessage())), ledger);
 		}
-		else {
-			this.cause = failure;
-			settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run", ledger);
-		}
+		this.cause = failure;
+		return settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run", ledger);
 	}
 
-	void settle(Outcome decided, @Nullable String reason, OutcomeLedger ledger) {
-		if (this.outcome != null) {
-			return;
+	/**
+	 * Decide the outcome, unless a retry will send the command again (then it is
+	 * pending).
+	 * @return the outcome decided
+	 */
+	Outcome settle(Outcome decided, @Nullable String reason, OutcomeLedger ledger) {
+		Outcome current = this.outcome;
+		if (current != null) {
+			return current;
+		}
+		Retries pending = this.retries;
+		if (pending != null && pending.defer(this, decided)) {
+			this.pendingOutcome = decided;
+			this.message = reason;
+			this.command = null;
+			return decided;
 		}
 		if (decided == Outcome.SUCCESS) {
 			ledger.success();
@@ -146,7 +215,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 			ledger.failure(this.index, this.commandName, decided, (reason != null) ? reason : "");
 		}
 		this.command = null;
+		this.recipe = null;
+		this.retries = null;
 		this.outcome = decided;
+		return decided;
 	}
 
 	/**
@@ -207,6 +279,29 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 					+ " is not complete yet: read it after execute(...) returns, not inside the batch callback");
 		}
 		return current;
+	}
+
+	/**
+	 * Records a command again through the Lettuce API, for a retry.
+	 */
+	@FunctionalInterface
+	interface Recipe {
+
+		void record(RedisAsyncCommands<byte[], byte[]> commands);
+
+	}
+
+	/**
+	 * Decides whether a command is sent again.
+	 */
+	interface Retries {
+
+		/**
+		 * Whether the command, about to end with the given outcome, will be sent again
+		 * (then it waits, pending).
+		 */
+		boolean defer(CommandResponse<?> response, Outcome outcome);
+
 	}
 
 	@Override

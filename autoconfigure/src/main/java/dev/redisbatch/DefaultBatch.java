@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
@@ -42,20 +43,35 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final Thread owner = Thread.currentThread();
 
-	private boolean closed;
+	private final boolean idempotent;
+
+	private final AtomicBoolean closed;
 
 	DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, CommandRecorder recorder) {
+		this(serializers, pipeline, recorder, false, new AtomicBoolean());
+	}
+
+	private DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, CommandRecorder recorder,
+			boolean idempotent, AtomicBoolean closed) {
 		this.serializers = serializers;
 		this.pipeline = pipeline;
 		this.recorder = recorder;
 		this.commands = recorder.commands();
+		this.idempotent = idempotent;
+		this.closed = closed;
 	}
 
 	/**
 	 * No more commands may be recorded: the callback returned.
 	 */
 	void close() {
-		this.closed = true;
+		this.closed.set(true);
+	}
+
+	@Override
+	public Batch<K, V> idempotent() {
+		return this.idempotent ? this
+				: new DefaultBatch<>(this.serializers, this.pipeline, this.recorder, true, this.closed);
 	}
 
 	// strings and keys
@@ -300,21 +316,22 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	// recording
 
-	private <T> Response<T> record(CommandType type, Function<@Nullable Object, T> converter, Recording recording) {
+	private <T> Response<T> record(CommandType type, Function<@Nullable Object, T> converter,
+			CommandResponse.Recipe recipe) {
 		checkUsable();
 		try {
-			this.recorder.expect(converter);
-			recording.record(this.commands);
+			this.recorder.expect(converter, recipe, this.idempotent);
+			recipe.record(this.commands);
 		}
 		catch (ItemSerializationException ex) {
-			this.recorder.expect((raw) -> raw);
+			this.recorder.expectRaw();
 			return this.pipeline.addFailed(type.name(), ex.getMessage(), ex.getCause());
 		}
 		return this.recorder.takeLast();
 	}
 
 	private void checkUsable() {
-		if (this.closed) {
+		if (this.closed.get()) {
 			throw new IllegalStateException(
 					"This batch is complete: record commands inside the batch callback, not after it returned");
 		}
@@ -484,16 +501,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		Assert.notNull(ttl, "ttl must not be null");
 		Assert.isTrue(ttl.toMillis() >= 1, () -> "ttl must be at least 1 ms but was " + ttl);
 		return ttl.toMillis();
-	}
-
-	/**
-	 * Records one command through the Lettuce API.
-	 */
-	@FunctionalInterface
-	private interface Recording {
-
-		void record(RedisAsyncCommands<byte[], byte[]> commands);
-
 	}
 
 	/**

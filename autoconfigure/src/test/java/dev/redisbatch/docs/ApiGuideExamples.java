@@ -116,6 +116,20 @@ class ApiGuideExamples {
 		// end::script[]
 	}
 
+	BatchResults retry(List<Order> orders) {
+		// tag::retry[]
+		BatchOptions withRetry = BatchOptions.builder().retry(3, Duration.ofMillis(200)).build();
+		return this.batchTemplate.execute(withRetry, (batch) -> {
+			for (Order order : orders) {
+				// SET is idempotent: resent even when UNKNOWN
+				batch.idempotent().set("order:" + order.id(), order.json());
+				// INCR is not: resent only when NOT_SENT
+				batch.incr("orders:written");
+			}
+		});
+		// end::retry[]
+	}
+
 	static BatchTemplate<String, String> withoutSpringBoot() {
 		// tag::without-boot[]
 		dev.redisbatch.BatchConnectionPool pool = dev.redisbatch.BatchConnectionPool

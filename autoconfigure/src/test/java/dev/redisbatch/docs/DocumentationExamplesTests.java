@@ -59,6 +59,7 @@ class DocumentationExamplesTests {
 			assertThat(examples.transactional().size()).isEqualTo(2);
 			assertThat(server.call("GET", "account:bob")).isEqualTo("30");
 			assertThat(examples.script()).isEqualTo(5L);
+			assertThat(examples.retry(List.of(new Order(8, "{}"))).count(dev.redisbatch.Outcome.SUCCESS)).isEqualTo(2);
 		});
 	}
 

@@ -57,7 +57,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile long oneWayDelayNanos;
 
-	private volatile long dropRepliesAfter = Long.MAX_VALUE;
+	private final Set<ReplyBudget> budgets = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean closed;
 
@@ -103,22 +103,24 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Forward at most this many more reply bytes (counted from now), then swallow
-	 * replies; connections stay open.
+	 * On every connection open now, forward at most this many more reply bytes (in all),
+	 * then swallow its replies; the connections stay open. Connections opened later
+	 * forward every reply.
 	 * @param bytes the number of reply bytes still forwarded
 	 * @return this proxy
 	 */
 	public TcpProxy dropRepliesAfter(long bytes) {
-		this.dropRepliesAfter = this.replyBytes.get() + bytes;
+		long limit = this.replyBytes.get() + bytes;
+		this.budgets.forEach((budget) -> budget.limit = limit);
 		return this;
 	}
 
 	/**
-	 * Forward every reply again.
+	 * Forward every reply again, on every connection.
 	 * @return this proxy
 	 */
 	public TcpProxy forwardAllReplies() {
-		this.dropRepliesAfter = Long.MAX_VALUE;
+		this.budgets.forEach((budget) -> budget.limit = Long.MAX_VALUE);
 		return this;
 	}
 
@@ -181,8 +183,10 @@ public final class TcpProxy implements AutoCloseable {
 				this.accepted.incrementAndGet();
 				this.sockets.add(client);
 				this.sockets.add(upstream);
-				pump(client, upstream, true);
-				pump(upstream, client, false);
+				ReplyBudget budget = new ReplyBudget();
+				this.budgets.add(budget);
+				pump(client, upstream, true, budget);
+				pump(upstream, client, false, budget);
 			}
 			catch (IOException ex) {
 				if (!this.closed) {
@@ -192,18 +196,21 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to, boolean request) {
+	private void pump(Socket from, Socket to, boolean request, ReplyBudget budget) {
 		DelayQueue<Packet> queue = new DelayQueue<>();
 		String direction = request ? "request" : "reply";
-		Thread reader = new Thread(() -> read(from, to, request, queue), "tcp-proxy-" + direction + "-read");
-		Thread writer = new Thread(() -> write(from, to, queue), "tcp-proxy-" + direction + "-write");
+		Thread reader = new Thread(() -> read(from, to, request, queue, budget), "tcp-proxy-" + direction + "-read");
+		Thread writer = new Thread(() -> {
+			write(from, to, queue);
+			this.budgets.remove(budget);
+		}, "tcp-proxy-" + direction + "-write");
 		reader.setDaemon(true);
 		writer.setDaemon(true);
 		reader.start();
 		writer.start();
 	}
 
-	private void read(Socket from, Socket to, boolean request, DelayQueue<Packet> queue) {
+	private void read(Socket from, Socket to, boolean request, DelayQueue<Packet> queue, ReplyBudget budget) {
 		byte[] buffer = new byte[64 * 1024];
 		long sequence = 0;
 		long lastDue = 0;
@@ -220,7 +227,7 @@ public final class TcpProxy implements AutoCloseable {
 				}
 				else {
 					long before = this.replyBytes.getAndAdd(read);
-					long allowed = this.dropRepliesAfter - before;
+					long allowed = budget.limit - before;
 					if (allowed <= 0) {
 						continue;
 					}
@@ -276,6 +283,15 @@ public final class TcpProxy implements AutoCloseable {
 		catch (Exception ex) {
 			// closing
 		}
+	}
+
+	/**
+	 * How many reply bytes (counted over the whole proxy) one connection forwards.
+	 */
+	private static final class ReplyBudget {
+
+		private volatile long limit = Long.MAX_VALUE;
+
 	}
 
 	/**
