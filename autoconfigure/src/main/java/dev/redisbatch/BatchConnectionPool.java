@@ -3,18 +3,24 @@ package dev.redisbatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -26,7 +32,11 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.channel.Channel;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
 import org.apache.commons.pool2.impl.DefaultPooledObject;
@@ -89,6 +99,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
 
+	private final ChannelRegistry channels = new ChannelRegistry();
+
+	private final ConnectionFactory factory;
+
 	private final ExecutorService connector = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "redis-batch-connector");
 		thread.setDaemon(true);
@@ -97,14 +111,21 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private BatchConnectionPool(Builder builder) {
 		ClientResources resources = builder.clientResources;
-		this.ownedResources = (resources != null) ? null : DefaultClientResources.create();
+		// Batches measure themselves: no per-command latency recording on batch
+		// connections. The Netty customizer lets a chunk be written to a connection's
+		// channel as one message.
+		this.ownedResources = (resources != null) ? null
+				: DefaultClientResources.builder()
+					.commandLatencyRecorder(CommandLatencyRecorder.disabled())
+					.nettyCustomizer(this.channels)
+					.build();
 		ClientResources used = (resources != null) ? resources : this.ownedResources;
 		this.topology = builder.topology();
 		this.client = builder.createClient(used);
 		this.maxWait = builder.maxWait;
 		Supplier<StatefulConnection<byte[], byte[]>> connector = builder.connector(this.client);
-		this.pool = new GenericObjectPool<>(new ConnectionFactory(() -> learnLimits(connector.get()), this.retired),
-				poolConfig(builder));
+		this.factory = new ConnectionFactory(() -> learnLimits(connector.get()), this.retired);
+		this.pool = new GenericObjectPool<>(this.factory, poolConfig(builder));
 	}
 
 	/**
@@ -226,6 +247,19 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
+	 * The Netty channel of a standalone connection, to write a whole chunk as one
+	 * message; {@code null} when the pool does not know it (cluster connections, or
+	 * client resources the pool did not create), and the chunk goes through Lettuce's
+	 * per-command dispatch instead.
+	 */
+	@Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof RedisChannelHandler<?, ?> handler) {
+			return this.channels.get(handler.getChannelWriter());
+		}
+		return null;
+	}
+
+	/**
 	 * The Lettuce resources of the pool's client.
 	 */
 	ClientResources clientResources() {
@@ -342,9 +376,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 	public void close() {
 		this.connector.shutdownNow();
 		this.pool.close();
+		this.factory.awaitClosing(Duration.ofSeconds(2));
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		if (this.ownedResources != null) {
-			this.ownedResources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+			this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
 	}
 
@@ -379,6 +414,30 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
+	 * Knows the Netty channel of each connection the pool's client opens, by the endpoint
+	 * (channel writer) of Lettuce's command handler on it.
+	 */
+	private static final class ChannelRegistry implements NettyCustomizer {
+
+		private final Map<Object, Channel> channels = new ConcurrentHashMap<>();
+
+		@Override
+		public void afterChannelInitialized(Channel channel) {
+			CommandHandler handler = channel.pipeline().get(CommandHandler.class);
+			if (handler != null) {
+				Object endpoint = handler.getEndpoint();
+				this.channels.put(endpoint, channel);
+				channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, channel));
+			}
+		}
+
+		@Nullable Channel get(Object endpoint) {
+			return this.channels.get(endpoint);
+		}
+
+	}
+
+	/**
 	 * The kind of deployment a pool connects to.
 	 */
 	public enum Topology {
@@ -409,6 +468,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		private final Set<StatefulConnection<byte[], byte[]>> retired;
 
+		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
+
 		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
 				Set<StatefulConnection<byte[], byte[]>> retired) {
 			this.connector = connector;
@@ -435,7 +496,26 @@ public final class BatchConnectionPool implements AutoCloseable {
 		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
 			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
 			this.retired.remove(connection);
-			connection.closeAsync();
+			CompletableFuture<Void> closed = connection.closeAsync();
+			this.closing.add(closed);
+			closed.whenComplete((result, failure) -> this.closing.remove(closed));
+		}
+
+		/**
+		 * Wait (briefly) for the connections being closed, so that the client does not
+		 * close them a second time when it shuts down.
+		 */
+		void awaitClosing(Duration timeout) {
+			try {
+				CompletableFuture.allOf(this.closing.toArray(CompletableFuture[]::new))
+					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// the client's shutdown closes whatever is left
+			}
 		}
 
 	}
@@ -582,6 +662,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 					.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 					.timeoutOptions(noCommandTimeouts)
 					.socketOptions(socketOptions);
+				options.useHashIndexQueue(false);
 				if (this.sslOptions != null) {
 					options.sslOptions(this.sslOptions);
 				}
@@ -589,7 +670,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 				clusterClient.setOptions(options.build());
 				return clusterClient;
 			}
+			// A plain queue of commands awaiting replies: batches never cancel single
+			// commands,
+			// so the hash index Lettuce keeps for that only costs time.
 			ClientOptions.Builder options = ClientOptions.builder()
+				.useHashIndexQueue(false)
 				.autoReconnect(false)
 				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 				.timeoutOptions(noCommandTimeouts)

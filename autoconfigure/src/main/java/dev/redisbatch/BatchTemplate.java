@@ -47,7 +47,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	/**
 	 * The default number of chunks in flight per batch.
 	 */
-	public static final int DEFAULT_PARALLELISM = 1;
+	public static final int DEFAULT_PARALLELISM = 2;
 
 	/**
 	 * The default time one chunk may take from being sent until its last reply.
@@ -170,8 +170,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
 		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved, this.observations);
-		CommandRecorder recorder = new CommandRecorder(this.pool.clientResources(), pipeline, this.pool::maxBulkBytes);
-		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline, recorder);
+		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline);
 		try {
 			callback.doInBatch(batch);
 		}
@@ -276,11 +275,6 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
 		BatchOptions.validateName(require(options.name()), "name");
 		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");
-		int parallelism = require(options.parallelism());
-		Assert.isTrue(parallelism <= this.pool.getMaxActive(),
-				() -> "parallelism " + parallelism + " exceeds the batch pool's max-active of "
-						+ this.pool.getMaxActive()
-						+ " (redis.batch.pool.max-active): a batch could never get that many connections");
 		if (require(options.transactional()) && this.pool.topology() == BatchConnectionPool.Topology.CLUSTER) {
 			throw new InvalidDataAccessApiUsageException(
 					"Transactional batches are not supported on Redis Cluster by this version");

@@ -71,7 +71,7 @@ public final class BoundBatch implements AutoCloseable {
 		// never
 		// retry.
 		this.pipeline = new ChunkedPipeline(pool, options.mutate().retry(0, Duration.ZERO).build(), observations);
-		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline, pool::maxBulkBytes);
+		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline);
 		this.connection = new RecordingRedisConnection(this.pipeline, this.recorder,
 				requireTimeout(options).toMillis());
 		TransactionSynchronizationManager.bindResource(pool, this);
@@ -155,7 +155,7 @@ public final class BoundBatch implements AutoCloseable {
 		int from = this.pipeline.submitted();
 		int chunksBefore = this.pipeline.chunksSent();
 		long start = System.nanoTime();
-		DefaultBatch<K, V> batch = new DefaultBatch<>(serializers, this.pipeline, this.recorder);
+		DefaultBatch<K, V> batch = new DefaultBatch<>(serializers, this.pipeline);
 		try {
 			callback.doInBatch(batch);
 		}

@@ -1,33 +1,64 @@
 package dev.redisbatch;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
+import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@link Response} of one recorded command, and the place its outcome is decided.
+ * One command of a batch: the {@link Response} the caller holds, and the command Lettuce
+ * queues for its reply.
  * <p>
- * It holds the Lettuce command until its chunk is settled, then only the raw reply (or
- * the failure), so memory is released chunk by chunk. The outcome is decided once, on the
- * batch's thread, and never changes afterwards, even if a late reply arrives.
+ * On the wire it is light: its bytes are already in its chunk's buffer (the first command
+ * of a chunk writes the whole buffer), its reply is decoded by Lettuce into its output,
+ * and its completion counts its chunk down. A failure Lettuce reports locally (a closed
+ * connection) is kept apart from an error Redis answered, so the two never mix.
+ * <p>
+ * Its outcome is decided once, on the batch's thread, and never changes afterwards, even
+ * if a late reply arrives; then only the reply (or the failure) is kept.
  *
  * @param <T> the value type
  */
-final class CommandResponse<T extends @Nullable Object> implements Response<T> {
+final class CommandResponse<T extends @Nullable Object> implements Response<T>, RedisCommand<byte[], byte[], Object> {
 
 	private static final Object NOT_CONVERTED = new Object();
 
+	@SuppressWarnings("rawtypes")
+	private static final AtomicIntegerFieldUpdater<CommandResponse> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(CommandResponse.class, "state");
+
+	private static final int PENDING = 0;
+
+	private static final int DONE = 1;
+
 	private final int index;
+
+	private final ProtocolKeyword type;
 
 	private final Function<@Nullable Object, T> converter;
 
-	private @Nullable RedisCommand<byte[], byte[], ?> command;
+	private @Nullable CommandOutput<byte[], byte[], ?> output;
+
+	private @Nullable RedisCommand<byte[], byte[], ?> delegate;
+
+	private volatile int state;
+
+	private volatile @Nullable Throwable localFailure;
+
+	private @Nullable Countdown countdown;
+
+	private @Nullable ByteBuf carries;
 
 	private @Nullable String commandName;
 
@@ -49,74 +80,41 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 
 	private @Nullable Outcome pendingOutcome;
 
-	CommandResponse(int index, RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+	/**
+	 * A command the batch encoded itself, whose reply Lettuce decodes into the output.
+	 */
+	CommandResponse(int index, ProtocolKeyword type, CommandOutput<byte[], byte[], ?> output,
+			Function<@Nullable Object, T> converter) {
 		this.index = index;
-		this.command = command;
+		this.type = type;
+		this.output = output;
 		this.converter = converter;
 	}
 
 	/**
-	 * Allow this command to be sent again when it ends not sent (or unknown, if it is
-	 * idempotent), as long as the retries allow.
+	 * A command Lettuce built (through {@code RedisTemplate} code): it follows the reply
+	 * too, so that whoever holds it sees it complete.
 	 */
-	void retryable(Recipe recipe, boolean idempotent, Retries retries) {
-		this.recipe = recipe;
-		this.idempotent = idempotent;
-		this.retries = retries;
-	}
-
-	boolean isIdempotent() {
-		return this.idempotent;
-	}
-
-	Recipe recipe() {
-		Recipe current = this.recipe;
-		if (current == null) {
-			throw new IllegalStateException("Command #" + this.index + " cannot be recorded again");
-		}
-		return current;
-	}
-
-	/**
-	 * The command was recorded again for a retry.
-	 */
-	void replayAs(RedisCommand<byte[], byte[], ?> again) {
-		this.command = again;
-		this.pendingOutcome = null;
-		this.message = null;
-		this.cause = null;
-	}
-
-	/**
-	 * The outcome this command would have if no more retries come.
-	 */
-	@Nullable Outcome pendingOutcome() {
-		return this.pendingOutcome;
-	}
-
-	/**
-	 * No retry is left: the pending outcome becomes final.
-	 */
-	void settlePending(OutcomeLedger ledger) {
-		Outcome pending = this.pendingOutcome;
-		if (pending != null) {
-			this.retries = null;
-			settle(pending, this.message, ledger);
-		}
+	CommandResponse(int index, RedisCommand<byte[], byte[], ?> delegate, Function<@Nullable Object, T> converter) {
+		this.index = index;
+		this.type = delegate.getType();
+		this.delegate = delegate;
+		this.converter = converter;
 	}
 
 	private CommandResponse(int index, String commandName, Function<@Nullable Object, T> converter) {
 		this.index = index;
+		this.type = () -> commandName.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 		this.commandName = commandName;
 		this.converter = converter;
 	}
 
 	/**
-	 * A response for a command that failed before it could be recorded (its key or value
-	 * could not be serialized).
+	 * A response for a command that failed before it could be sent (its key or value
+	 * could not be serialized, or is larger than the server accepts).
 	 */
-	static <T> CommandResponse<T> failedLocally(int index, String commandName, String message, Throwable cause,
-			OutcomeLedger ledger) {
+	static <T> CommandResponse<T> failedLocally(int index, String commandName, String message,
+			@Nullable Throwable cause, OutcomeLedger ledger) {
 		CommandResponse<T> response = new CommandResponse<>(index, commandName, (raw) -> null);
 		response.cause = cause;
 		response.settle(Outcome.FAILED, message, ledger);
@@ -127,17 +125,120 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		return this.index;
 	}
 
-	RedisCommand<byte[], byte[], ?> command() {
-		RedisCommand<byte[], byte[], ?> current = this.command;
-		if (current == null) {
-			throw new IllegalStateException("Command #" + this.index + " was already settled");
-		}
-		return current;
+	/**
+	 * Lettuce puts every command of a written chunk into a hash set (to catch a command
+	 * written twice). The position in the batch is a ready, well-spread hash, cheaper
+	 * than an identity hash; equality stays identity.
+	 */
+	@Override
+	public int hashCode() {
+		return this.index;
 	}
 
-	boolean isSettled() {
-		return this.outcome != null;
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return this == other;
 	}
+
+	// ------------------------------------------------------------------ on the wire
+
+	/**
+	 * Go out with the given chunk: count it down on completion, and write its bytes if
+	 * this is its first command.
+	 */
+	void sendWith(Countdown chunk, @Nullable ByteBuf bytes) {
+		this.countdown = chunk;
+		this.carries = bytes;
+	}
+
+	@Override
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public CommandOutput<byte[], byte[], Object> getOutput() {
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		return (CommandOutput) ((lettuce != null) ? lettuce.getOutput() : this.output);
+	}
+
+	@Override
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public void setOutput(CommandOutput<byte[], byte[], Object> output) {
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		if (lettuce != null) {
+			((RedisCommand) lettuce).setOutput(output);
+		}
+		else {
+			this.output = output;
+		}
+	}
+
+	@Override
+	public void complete() {
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		if (lettuce != null) {
+			lettuce.complete();
+		}
+		done();
+	}
+
+	@Override
+	public boolean completeExceptionally(Throwable failure) {
+		// Lettuce wrappers report an error reply this way too: that is Redis's answer,
+		// which the output holds, not a local failure.
+		if (!(failure instanceof RedisCommandExecutionException)) {
+			this.localFailure = failure;
+		}
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		if (lettuce != null) {
+			lettuce.completeExceptionally(failure);
+		}
+		done();
+		return true;
+	}
+
+	@Override
+	public void cancel() {
+		completeExceptionally(new CancellationException("cancelled"));
+	}
+
+	@Override
+	public @Nullable CommandArgs<byte[], byte[]> getArgs() {
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		return (lettuce != null) ? lettuce.getArgs() : null;
+	}
+
+	@Override
+	public ProtocolKeyword getType() {
+		return this.type;
+	}
+
+	@Override
+	public void encode(ByteBuf buffer) {
+		ByteBuf bytes = this.carries;
+		if (bytes != null) {
+			this.carries = null;
+			buffer.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+		}
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return false;
+	}
+
+	@Override
+	public boolean isDone() {
+		return this.state == DONE;
+	}
+
+	private void done() {
+		if (STATE.compareAndSet(this, PENDING, DONE)) {
+			Countdown chunk = this.countdown;
+			if (chunk != null) {
+				chunk.countDown();
+			}
+		}
+	}
+
+	// ------------------------------------------------------------------ the response
 
 	@Override
 	@SuppressWarnings("unchecked")
@@ -165,28 +266,39 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	}
 
 	/**
-	 * Decide the outcome from the command's state once its chunk has been answered or has
-	 * passed its deadline.
-	 * @param noReply why an unanswered command has no reply
+	 * Decide the outcome from the reply, once the chunk has been answered or has passed
+	 * its deadline.
+	 * @param noReply why a command without a reply has none
+	 * @return the outcome decided
 	 */
 	Outcome settleFromReply(String noReply, OutcomeLedger ledger) {
-		RedisCommand<byte[], byte[], ?> current = command();
-		if (!current.isDone()) {
+		if (!isDone()) {
 			return settle(Outcome.UNKNOWN, noReply, ledger);
 		}
-		// Only the exception type tells a Redis error reply from a local failure: Lettuce
-		// also writes its own errors (such as "Connection disconnected") into the output.
-		Throwable failure = failureOf(current);
-		if (failure == null) {
-			CommandOutput<byte[], byte[], ?> output = current.getOutput();
-			this.raw = (output != null) ? output.get() : null;
-			return settle(Outcome.SUCCESS, null, ledger);
+		Throwable failure = this.localFailure;
+		if (failure != null) {
+			this.cause = failure;
+			return settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run",
+					ledger);
 		}
-		if (isErrorReply(failure)) {
-			return settle(Outcome.FAILED, explain(String.valueOf(failure.getMessage())), ledger);
+		String error = errorReply();
+		if (error != null) {
+			return settle(Outcome.FAILED, explain(error), ledger);
 		}
-		this.cause = failure;
-		return settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run", ledger);
+		CommandOutput<byte[], byte[], Object> result = getOutput();
+		this.raw = (result != null) ? result.get() : null;
+		return settle(Outcome.SUCCESS, null, ledger);
+	}
+
+	/**
+	 * The error Redis answered, or {@code null} when it has not answered with one.
+	 */
+	@Nullable String errorReply() {
+		if (!isDone() || this.localFailure != null) {
+			return null;
+		}
+		CommandOutput<byte[], byte[], Object> result = getOutput();
+		return (result != null) ? result.getError() : null;
 	}
 
 	/**
@@ -203,7 +315,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		if (pending != null && pending.defer(this, decided)) {
 			this.pendingOutcome = decided;
 			this.message = reason;
-			this.command = null;
+			forgetTheWire();
 			return decided;
 		}
 		if (decided == Outcome.SUCCESS) {
@@ -214,7 +326,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 			this.message = reason;
 			ledger.failure(this.index, this.commandName, decided, (reason != null) ? reason : "");
 		}
-		this.command = null;
+		forgetTheWire();
 		this.recipe = null;
 		this.retries = null;
 		this.outcome = decided;
@@ -222,13 +334,73 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	}
 
 	/**
-	 * The error Redis answered for a command, or {@code null} if it has no reply or Redis
-	 * answered with a value.
+	 * The failure Lettuce reported locally (a closed connection, say), or {@code null}.
 	 */
-	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
-		Throwable failure = failureOf(command);
-		return (failure != null && isErrorReply(failure)) ? String.valueOf(failure.getMessage()) : null;
+	@Nullable Throwable localFailure() {
+		return this.localFailure;
 	}
+
+	private void forgetTheWire() {
+		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
+		if (lettuce != null && !lettuce.isDone()) {
+			// whoever holds the Lettuce command (a template) must not wait for it forever
+			lettuce.completeExceptionally(
+					new RedisException((this.message != null) ? this.message : "the command has no reply"));
+		}
+		this.output = null;
+		this.delegate = null;
+		this.countdown = null;
+		this.carries = null;
+	}
+
+	// ------------------------------------------------------------------ retries
+
+	/**
+	 * Allow this command to be sent again when it ends not sent (or unknown, if it is
+	 * idempotent), as long as the retries allow.
+	 */
+	void retryable(Recipe recipe, boolean idempotent, Retries retries) {
+		this.recipe = recipe;
+		this.idempotent = idempotent;
+		this.retries = retries;
+	}
+
+	boolean isIdempotent() {
+		return this.idempotent;
+	}
+
+	Recipe recipe() {
+		Recipe current = this.recipe;
+		if (current == null) {
+			throw new IllegalStateException("Command #" + this.index + " cannot be sent again");
+		}
+		return current;
+	}
+
+	/**
+	 * The command goes out again, for a retry, with a fresh output.
+	 */
+	void resend(CommandOutput<byte[], byte[], ?> freshOutput) {
+		this.output = freshOutput;
+		this.localFailure = null;
+		this.pendingOutcome = null;
+		this.message = null;
+		this.cause = null;
+		this.state = PENDING;
+	}
+
+	/**
+	 * No retry is left: the pending outcome becomes final.
+	 */
+	void settlePending(OutcomeLedger ledger) {
+		Outcome pending = this.pendingOutcome;
+		if (pending != null) {
+			this.retries = null;
+			settle(pending, this.message, ledger);
+		}
+	}
+
+	// ------------------------------------------------------------------ helpers
 
 	/**
 	 * Name the server limit behind an error that does not say which one it is.
@@ -240,8 +412,12 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		return error;
 	}
 
-	static boolean isErrorReply(Throwable failure) {
-		return failure instanceof RedisCommandExecutionException;
+	/**
+	 * The error Redis answered for a Lettuce command (such as EXEC), or {@code null}.
+	 */
+	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
+		Throwable failure = failureOf(command);
+		return (failure instanceof RedisCommandExecutionException) ? String.valueOf(failure.getMessage()) : null;
 	}
 
 	static @Nullable Throwable failureOf(RedisCommand<?, ?, ?> command) {
@@ -265,11 +441,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	}
 
 	private String name() {
-		if (this.commandName != null) {
-			return this.commandName;
-		}
-		RedisCommand<byte[], byte[], ?> current = this.command;
-		return (current != null) ? current.getType().toString() : "UNKNOWN";
+		return (this.commandName != null) ? this.commandName : this.type.toString();
 	}
 
 	private Outcome requireOutcome() {
@@ -281,13 +453,28 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		return current;
 	}
 
-	/**
-	 * Records a command again through the Lettuce API, for a retry.
-	 */
-	@FunctionalInterface
-	interface Recipe {
+	@Override
+	public String toString() {
+		Outcome current = this.outcome;
+		return "Response[#" + this.index + " " + name() + " " + ((current != null) ? current : "PENDING") + "]";
+	}
 
-		void record(RedisAsyncCommands<byte[], byte[]> commands);
+	/**
+	 * What a chunk counts down as its commands complete.
+	 */
+	interface Countdown {
+
+		void countDown();
+
+	}
+
+	/**
+	 * How to send a command again: its encoded bytes and a fresh output for its reply.
+	 *
+	 * @param bytes the command as it goes on the wire
+	 * @param output makes an empty output of the command's type
+	 */
+	record Recipe(byte[] bytes, Supplier<CommandOutput<byte[], byte[], ?>> output) {
 
 	}
 
@@ -302,12 +489,6 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 		 */
 		boolean defer(CommandResponse<?> response, Outcome outcome);
 
-	}
-
-	@Override
-	public String toString() {
-		Outcome current = this.outcome;
-		return "Response[#" + this.index + " " + name() + " " + ((current != null) ? current : "PENDING") + "]";
 	}
 
 }

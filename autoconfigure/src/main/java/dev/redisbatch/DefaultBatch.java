@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,11 +11,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.DoubleOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.MapOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueListOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.output.ValueSetOutput;
+import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
+import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -25,21 +37,37 @@ import org.springframework.util.Assert;
 
 /**
  * The {@link Batch} handed to a {@link BatchCallback}: serializes keys and values with
- * the template's serializers and records each command through Lettuce's command builder
- * into the {@link ChunkedPipeline}.
+ * the template's serializers, writes each command straight into the open chunk, and gives
+ * it a Lettuce output of the command's reply type.
  *
  * @param <K> the key type
  * @param <V> the value type
  */
 final class DefaultBatch<K, V> implements Batch<K, V> {
 
+	private static final ByteArrayCodec CODEC = ByteArrayCodec.INSTANCE;
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> STATUS = () -> new StatusOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> VALUE = () -> new ValueOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> INTEGER = () -> new IntegerOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> BOOLEAN = () -> new BooleanOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> DOUBLE = () -> new DoubleOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> MAP = () -> new MapOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> VALUE_SET = () -> new ValueSetOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> VALUE_LIST = () -> new ValueListOutput<>(CODEC);
+
+	private static final Supplier<CommandOutput<byte[], byte[], ?>> NESTED = () -> new NestedMultiOutput<>(CODEC);
+
 	private final BatchSerializers<K, V> serializers;
 
 	private final ChunkedPipeline pipeline;
-
-	private final CommandRecorder recorder;
-
-	private final RedisAsyncCommands<byte[], byte[]> commands;
 
 	private final Thread owner = Thread.currentThread();
 
@@ -47,16 +75,16 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final AtomicBoolean closed;
 
-	DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, CommandRecorder recorder) {
-		this(serializers, pipeline, recorder, false, new AtomicBoolean());
+	private @Nullable ByteBuf buffer;
+
+	DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline) {
+		this(serializers, pipeline, false, new AtomicBoolean());
 	}
 
-	private DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, CommandRecorder recorder,
-			boolean idempotent, AtomicBoolean closed) {
+	private DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, boolean idempotent,
+			AtomicBoolean closed) {
 		this.serializers = serializers;
 		this.pipeline = pipeline;
-		this.recorder = recorder;
-		this.commands = recorder.commands();
 		this.idempotent = idempotent;
 		this.closed = closed;
 	}
@@ -70,136 +98,205 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public Batch<K, V> idempotent() {
-		return this.idempotent ? this
-				: new DefaultBatch<>(this.serializers, this.pipeline, this.recorder, true, this.closed);
+		return this.idempotent ? this : new DefaultBatch<>(this.serializers, this.pipeline, true, this.closed);
 	}
 
 	// strings and keys
 
 	@Override
 	public Response<@Nullable V> get(K key) {
-		requireKey(key);
-		return record(CommandType.GET, this::deserializeValue, (c) -> c.get(key(key)));
+		byte[] k;
+		try {
+			k = key(requireKey(key));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.GET, ex);
+		}
+		start(CommandType.GET, 1).bulk(k);
+		return end(CommandType.GET, VALUE, this::deserializeValue);
 	}
 
 	@Override
 	public Response<Boolean> set(K key, V value) {
-		requireKey(key);
-		requireValue(value);
-		return record(CommandType.SET, DefaultBatch::ok, (c) -> c.set(key(key), value(value)));
+		byte[] k;
+		byte[] v;
+		try {
+			k = key(requireKey(key));
+			v = value(requireValue(value));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.SET, ex);
+		}
+		start(CommandType.SET, 2).bulk(k).bulk(v);
+		return end(CommandType.SET, STATUS, DefaultBatch::ok);
 	}
 
 	@Override
 	public Response<Boolean> set(K key, V value, Duration ttl) {
-		requireKey(key);
-		requireValue(value);
-		long millis = ttlMillis(ttl);
-		return record(CommandType.SET, DefaultBatch::ok,
-				(c) -> c.set(key(key), value(value), SetArgs.Builder.px(millis)));
+		return set(key, value, ttl, false);
 	}
 
 	@Override
 	public Response<Boolean> setIfAbsent(K key, V value) {
-		requireKey(key);
-		requireValue(value);
-		return record(CommandType.SET, DefaultBatch::ok, (c) -> c.set(key(key), value(value), SetArgs.Builder.nx()));
+		byte[] k;
+		byte[] v;
+		try {
+			k = key(requireKey(key));
+			v = value(requireValue(value));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.SET, ex);
+		}
+		start(CommandType.SET, 3).bulk(k).bulk(v).bulk(CommandKeyword.NX.getBytes());
+		return end(CommandType.SET, STATUS, DefaultBatch::ok);
 	}
 
 	@Override
 	public Response<Boolean> setIfAbsent(K key, V value, Duration ttl) {
-		requireKey(key);
-		requireValue(value);
+		return set(key, value, ttl, true);
+	}
+
+	private Response<Boolean> set(K key, V value, Duration ttl, boolean ifAbsent) {
 		long millis = ttlMillis(ttl);
-		return record(CommandType.SET, DefaultBatch::ok,
-				(c) -> c.set(key(key), value(value), SetArgs.Builder.nx().px(millis)));
+		byte[] k;
+		byte[] v;
+		try {
+			k = key(requireKey(key));
+			v = value(requireValue(value));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.SET, ex);
+		}
+		CommandBytes command = start(CommandType.SET, ifAbsent ? 5 : 4).bulk(k).bulk(v);
+		if (ifAbsent) {
+			command.bulk(CommandKeyword.NX.getBytes());
+		}
+		command.bulk(PX).bulk(millis);
+		return end(CommandType.SET, STATUS, DefaultBatch::ok);
 	}
 
 	@Override
 	public Response<Long> incr(K key) {
-		requireKey(key);
-		return record(CommandType.INCR, DefaultBatch::asLong, (c) -> c.incr(key(key)));
+		return keyCommand(CommandType.INCR, key, INTEGER, DefaultBatch::asLong);
 	}
 
 	@Override
 	public Response<Long> incrBy(K key, long delta) {
-		requireKey(key);
-		return record(CommandType.INCRBY, DefaultBatch::asLong, (c) -> c.incrby(key(key), delta));
+		return keyAndNumber(CommandType.INCRBY, key, delta);
 	}
 
 	@Override
 	public Response<Long> decr(K key) {
-		requireKey(key);
-		return record(CommandType.DECR, DefaultBatch::asLong, (c) -> c.decr(key(key)));
+		return keyCommand(CommandType.DECR, key, INTEGER, DefaultBatch::asLong);
 	}
 
 	@Override
 	public Response<Long> decrBy(K key, long delta) {
-		requireKey(key);
-		return record(CommandType.DECRBY, DefaultBatch::asLong, (c) -> c.decrby(key(key), delta));
+		return keyAndNumber(CommandType.DECRBY, key, delta);
 	}
 
 	@Override
 	public Response<Long> del(K key) {
-		requireKey(key);
-		return record(CommandType.DEL, DefaultBatch::asLong, (c) -> c.del(key(key)));
+		return keyCommand(CommandType.DEL, key, INTEGER, DefaultBatch::asLong);
 	}
 
 	@Override
 	public Response<Boolean> exists(K key) {
-		requireKey(key);
-		return record(CommandType.EXISTS, (raw) -> asLong(raw) > 0, (c) -> c.exists(key(key)));
+		return keyCommand(CommandType.EXISTS, key, INTEGER, (raw) -> asLong(raw) > 0);
 	}
 
 	@Override
 	public Response<Boolean> expire(K key, Duration ttl) {
-		requireKey(key);
 		long millis = ttlMillis(ttl);
-		return record(CommandType.PEXPIRE, DefaultBatch::asBoolean, (c) -> c.pexpire(key(key), millis));
+		byte[] k;
+		try {
+			k = key(requireKey(key));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.PEXPIRE, ex);
+		}
+		start(CommandType.PEXPIRE, 2).bulk(k).bulk(millis);
+		return end(CommandType.PEXPIRE, BOOLEAN, DefaultBatch::asBoolean);
 	}
 
 	@Override
 	public Response<Long> ttl(K key) {
-		requireKey(key);
-		return record(CommandType.TTL, DefaultBatch::asLong, (c) -> c.ttl(key(key)));
+		return keyCommand(CommandType.TTL, key, INTEGER, DefaultBatch::asLong);
 	}
 
 	// hashes
 
 	@Override
 	public <HK, HV> Response<@Nullable HV> hget(K key, HK field) {
-		requireKey(key);
 		Assert.notNull(field, "hash field must not be null");
-		return record(CommandType.HGET, this::hashValue, (c) -> c.hget(key(key), hashKey(field)));
+		byte[] k;
+		byte[] f;
+		try {
+			k = key(requireKey(key));
+			f = hashKey(field);
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.HGET, ex);
+		}
+		start(CommandType.HGET, 2).bulk(k).bulk(f);
+		return end(CommandType.HGET, VALUE, this::hashValue);
 	}
 
 	@Override
 	public <HK, HV> Response<Boolean> hset(K key, HK field, HV value) {
-		requireKey(key);
 		Assert.notNull(field, "hash field must not be null");
 		Assert.notNull(value, "hash value must not be null");
-		return record(CommandType.HSET, DefaultBatch::asBoolean,
-				(c) -> c.hset(key(key), hashKey(field), hashValueBytes(value)));
+		byte[] k;
+		byte[] f;
+		byte[] v;
+		try {
+			k = key(requireKey(key));
+			f = hashKey(field);
+			v = hashValueBytes(value);
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.HSET, ex);
+		}
+		start(CommandType.HSET, 3).bulk(k).bulk(f).bulk(v);
+		return end(CommandType.HSET, BOOLEAN, DefaultBatch::asBoolean);
 	}
 
 	@Override
 	public <HK, HV> Response<Map<HK, HV>> hgetAll(K key) {
-		requireKey(key);
-		return record(CommandType.HGETALL, this::hashEntries, (c) -> c.hgetall(key(key)));
+		return keyCommand(CommandType.HGETALL, key, MAP, this::hashEntries);
 	}
 
 	@Override
 	@SafeVarargs
 	public final <HK> Response<Long> hdel(K key, HK... fields) {
-		requireKey(key);
 		requireElements(fields, "hash fields");
-		return record(CommandType.HDEL, DefaultBatch::asLong, (c) -> c.hdel(key(key), hashKeys(fields)));
+		byte[] k;
+		byte[][] f;
+		try {
+			k = key(requireKey(key));
+			f = hashKeys(fields);
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.HDEL, ex);
+		}
+		start(CommandType.HDEL, 1 + f.length).bulk(k).bulks(f);
+		return end(CommandType.HDEL, INTEGER, DefaultBatch::asLong);
 	}
 
 	@Override
 	public <HK> Response<Long> hincrBy(K key, HK field, long delta) {
-		requireKey(key);
 		Assert.notNull(field, "hash field must not be null");
-		return record(CommandType.HINCRBY, DefaultBatch::asLong, (c) -> c.hincrby(key(key), hashKey(field), delta));
+		byte[] k;
+		byte[] f;
+		try {
+			k = key(requireKey(key));
+			f = hashKey(field);
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.HINCRBY, ex);
+		}
+		start(CommandType.HINCRBY, 3).bulk(k).bulk(f).bulk(delta);
+		return end(CommandType.HINCRBY, INTEGER, DefaultBatch::asLong);
 	}
 
 	// sets
@@ -207,30 +304,23 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	@Override
 	@SafeVarargs
 	public final Response<Long> sadd(K key, V... members) {
-		requireKey(key);
-		requireElements(members, "members");
-		return record(CommandType.SADD, DefaultBatch::asLong, (c) -> c.sadd(key(key), values(members)));
+		return keyAndValues(CommandType.SADD, key, members, "members");
 	}
 
 	@Override
 	@SafeVarargs
 	public final Response<Long> srem(K key, V... members) {
-		requireKey(key);
-		requireElements(members, "members");
-		return record(CommandType.SREM, DefaultBatch::asLong, (c) -> c.srem(key(key), values(members)));
+		return keyAndValues(CommandType.SREM, key, members, "members");
 	}
 
 	@Override
 	public Response<Set<V>> smembers(K key) {
-		requireKey(key);
-		return record(CommandType.SMEMBERS, this::valueSet, (c) -> c.smembers(key(key)));
+		return keyCommand(CommandType.SMEMBERS, key, VALUE_SET, this::valueSet);
 	}
 
 	@Override
 	public Response<Boolean> sismember(K key, V member) {
-		requireKey(key);
-		requireValue(member);
-		return record(CommandType.SISMEMBER, DefaultBatch::asBoolean, (c) -> c.sismember(key(key), value(member)));
+		return keyAndValue(CommandType.SISMEMBER, key, member, BOOLEAN, DefaultBatch::asBoolean);
 	}
 
 	// lists
@@ -238,52 +328,40 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	@Override
 	@SafeVarargs
 	public final Response<Long> lpush(K key, V... elements) {
-		requireKey(key);
-		requireElements(elements, "elements");
-		return record(CommandType.LPUSH, DefaultBatch::asLong, (c) -> c.lpush(key(key), values(elements)));
+		return keyAndValues(CommandType.LPUSH, key, elements, "elements");
 	}
 
 	@Override
 	@SafeVarargs
 	public final Response<Long> rpush(K key, V... elements) {
-		requireKey(key);
-		requireElements(elements, "elements");
-		return record(CommandType.RPUSH, DefaultBatch::asLong, (c) -> c.rpush(key(key), values(elements)));
+		return keyAndValues(CommandType.RPUSH, key, elements, "elements");
 	}
 
 	@Override
 	public Response<List<V>> lrange(K key, long start, long stop) {
-		requireKey(key);
-		return record(CommandType.LRANGE, this::valueList, (c) -> c.lrange(key(key), start, stop));
+		return keyAndRange(CommandType.LRANGE, key, start, stop);
 	}
 
 	// sorted sets
 
 	@Override
 	public Response<Boolean> zadd(K key, double score, V member) {
-		requireKey(key);
-		requireValue(member);
-		return record(CommandType.ZADD, (raw) -> asLong(raw) > 0, (c) -> c.zadd(key(key), score, value(member)));
+		return scoreCommand(CommandType.ZADD, key, score, member, INTEGER, (raw) -> asLong(raw) > 0);
 	}
 
 	@Override
 	public Response<@Nullable Double> zscore(K key, V member) {
-		requireKey(key);
-		requireValue(member);
-		return record(CommandType.ZSCORE, (raw) -> (Double) raw, (c) -> c.zscore(key(key), value(member)));
+		return keyAndValue(CommandType.ZSCORE, key, member, DOUBLE, (raw) -> (Double) raw);
 	}
 
 	@Override
 	public Response<Double> zincrBy(K key, double delta, V member) {
-		requireKey(key);
-		requireValue(member);
-		return record(CommandType.ZINCRBY, (raw) -> (Double) raw, (c) -> c.zincrby(key(key), delta, value(member)));
+		return scoreCommand(CommandType.ZINCRBY, key, delta, member, DOUBLE, (raw) -> (Double) raw);
 	}
 
 	@Override
 	public Response<List<V>> zrange(K key, long start, long stop) {
-		requireKey(key);
-		return record(CommandType.ZRANGE, this::valueList, (c) -> c.zrange(key(key), start, stop));
+		return keyAndRange(CommandType.ZRANGE, key, start, stop);
 	}
 
 	// scripts
@@ -299,35 +377,178 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 			Assert.notNull(arg, "script arguments must not be null");
 		}
 		ReturnType returnType = ReturnType.fromJavaType(script.getResultType());
-		ScriptOutputType outputType = ScriptOutputType.valueOf(returnType.name());
-		byte[] source = script.getScriptAsString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-		return record(CommandType.EVAL, (raw) -> (T) scriptResult(raw, returnType), (c) -> {
-			byte[][] rawKeys = new byte[keys.size()][];
+		byte[] source = script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+		byte[][] rawKeys = new byte[keys.size()][];
+		byte[][] rawArgs = new byte[args.length][];
+		try {
 			for (int i = 0; i < rawKeys.length; i++) {
 				rawKeys[i] = key(keys.get(i));
 			}
-			byte[][] rawArgs = new byte[args.length][];
 			for (int i = 0; i < rawArgs.length; i++) {
 				rawArgs[i] = serialize((RedisSerializer<Object>) this.serializers.value(), args[i], "script argument");
 			}
-			c.eval(source, outputType, rawKeys, rawArgs);
-		});
+		}
+		catch (ItemSerializationException ex) {
+			return failed(CommandType.EVAL, ex);
+		}
+		start(CommandType.EVAL, 2 + rawKeys.length + rawArgs.length).bulk(source)
+			.bulk(rawKeys.length)
+			.bulks(rawKeys)
+			.bulks(rawArgs);
+		Supplier<CommandOutput<byte[], byte[], ?>> output = switch (returnType) {
+			case STATUS -> STATUS;
+			case INTEGER -> INTEGER;
+			case BOOLEAN -> BOOLEAN;
+			case VALUE -> VALUE;
+			case MULTI -> NESTED;
+		};
+		return end(CommandType.EVAL, output, (raw) -> (T) scriptResult(raw, returnType));
+	}
+
+	// shapes of commands
+
+	private <T> Response<T> keyCommand(CommandType type, K key, Supplier<CommandOutput<byte[], byte[], ?>> output,
+			Function<@Nullable Object, T> converter) {
+		byte[] k;
+		try {
+			k = key(requireKey(key));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 1).bulk(k);
+		return end(type, output, converter);
+	}
+
+	private Response<Long> keyAndNumber(CommandType type, K key, long number) {
+		byte[] k;
+		try {
+			k = key(requireKey(key));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 2).bulk(k).bulk(number);
+		return end(type, INTEGER, DefaultBatch::asLong);
+	}
+
+	private <T> Response<T> keyAndValue(CommandType type, K key, V value,
+			Supplier<CommandOutput<byte[], byte[], ?>> output, Function<@Nullable Object, T> converter) {
+		byte[] k;
+		byte[] v;
+		try {
+			k = key(requireKey(key));
+			v = value(requireValue(value));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 2).bulk(k).bulk(v);
+		return end(type, output, converter);
+	}
+
+	private Response<Long> keyAndValues(CommandType type, K key, V[] values, String what) {
+		requireElements(values, what);
+		byte[] k;
+		byte[][] v;
+		try {
+			k = key(requireKey(key));
+			v = values(values);
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 1 + v.length).bulk(k).bulks(v);
+		return end(type, INTEGER, DefaultBatch::asLong);
+	}
+
+	private Response<List<V>> keyAndRange(CommandType type, K key, long start, long stop) {
+		byte[] k;
+		try {
+			k = key(requireKey(key));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 3).bulk(k).bulk(start).bulk(stop);
+		return end(type, VALUE_LIST, this::valueList);
+	}
+
+	private <T> Response<T> scoreCommand(CommandType type, K key, double score, V member,
+			Supplier<CommandOutput<byte[], byte[], ?>> output, Function<@Nullable Object, T> converter) {
+		byte[] k;
+		byte[] m;
+		try {
+			k = key(requireKey(key));
+			m = value(requireValue(member));
+		}
+		catch (ItemSerializationException ex) {
+			return failed(type, ex);
+		}
+		start(type, 3).bulk(k).bulk(RespWriter.doubleBytes(score)).bulk(m);
+		return end(type, output, converter);
 	}
 
 	// recording
 
-	private <T> Response<T> record(CommandType type, Function<@Nullable Object, T> converter,
-			CommandResponse.Recipe recipe) {
+	private static final byte[] PX = CommandKeyword.PX.getBytes();
+
+	/**
+	 * Start writing a command into the open chunk; every key and value must already be
+	 * serialized.
+	 */
+	private CommandBytes start(CommandType type, int arguments) {
 		checkUsable();
-		try {
-			this.recorder.expect(converter, recipe, this.idempotent);
-			recipe.record(this.commands);
+		ByteBuf target = this.pipeline.startCommand();
+		this.buffer = target;
+		RespWriter.array(target, 1 + arguments);
+		RespWriter.bulk(target, type);
+		return this.bytes;
+	}
+
+	private <T> Response<T> end(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
+			Function<@Nullable Object, T> converter) {
+		this.buffer = null;
+		return this.pipeline.endCommand(type, output.get(), converter, output, this.idempotent);
+	}
+
+	private <T> Response<T> failed(CommandType type, ItemSerializationException ex) {
+		checkUsable();
+		return this.pipeline.addFailed(type.name(), String.valueOf(ex.getMessage()), ex.getCause());
+	}
+
+	private final CommandBytes bytes = new CommandBytes();
+
+	/**
+	 * Appends the arguments of the command being written.
+	 */
+	private final class CommandBytes {
+
+		CommandBytes bulk(byte[] argument) {
+			RespWriter.bulk(target(), argument);
+			return this;
 		}
-		catch (ItemSerializationException ex) {
-			this.recorder.expectRaw();
-			return this.pipeline.addFailed(type.name(), ex.getMessage(), ex.getCause());
+
+		CommandBytes bulk(long argument) {
+			RespWriter.bulk(target(), argument);
+			return this;
 		}
-		return this.recorder.takeLast();
+
+		CommandBytes bulks(byte[][] arguments) {
+			for (byte[] argument : arguments) {
+				RespWriter.bulk(target(), argument);
+			}
+			return this;
+		}
+
+		private ByteBuf target() {
+			ByteBuf target = DefaultBatch.this.buffer;
+			if (target == null) {
+				throw new IllegalStateException("No command is being written");
+			}
+			return target;
+		}
+
 	}
 
 	private void checkUsable() {
@@ -482,12 +703,14 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	// input checks
 
-	private void requireKey(@Nullable K key) {
+	private K requireKey(@Nullable K key) {
 		Assert.notNull(key, "key must not be null");
+		return key;
 	}
 
-	private void requireValue(@Nullable V value) {
+	private V requireValue(@Nullable V value) {
 		Assert.notNull(value, "value must not be null");
+		return value;
 	}
 
 	private static void requireElements(Object @Nullable [] elements, String what) {

@@ -240,10 +240,8 @@ class BatchTemplateTests {
 			.withMessageContaining("timeout must be positive");
 		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().name("user:42 key"))
 			.withMessageContaining("metrics tag");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.template.execute(BatchOptions.builder().parallelism(9).build(),
-					(batch) -> batch.set("a", "b")))
-			.withMessageContaining("exceeds the batch pool's max-active of 8");
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().parallelism(65))
+			.withMessageContaining("parallelism must be between 1 and 64");
 		assertThat(this.pool.getCreatedCount()).isZero();
 	}
 

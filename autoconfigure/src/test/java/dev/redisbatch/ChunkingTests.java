@@ -2,6 +2,7 @@ package dev.redisbatch;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -16,6 +17,9 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -23,6 +27,7 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * How chunks go out: one flush (one write) per chunk, up to {@code parallelism} at once
@@ -57,7 +62,8 @@ class ChunkingTests {
 			template.execute((batch) -> batch.set("warm", "up"));
 			long before = flushes.get();
 
-			template.execute(BatchOptions.builder().chunkSize(1000).build(), (batch) -> {
+			// one chunk in flight, so no extra connection (and its handshake) is opened
+			template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(), (batch) -> {
 				for (int i = 0; i < 3000; i++) {
 					batch.set("key:" + i, "value-" + i);
 				}
@@ -97,7 +103,7 @@ class ChunkingTests {
 	}
 
 	@Test
-	void upToParallelismChunksRunAtOnceEachOnItsOwnConnection(RedisProcess server) {
+	void upToParallelismChunksRunAtOnceOnTheirOwnConnectionsWhenThePoolHasThem(RedisProcess server) {
 		// At 5 ms round trip a chunk is still in flight when the next one fills.
 		try (TcpProxy proxy = TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(5));
 				BatchConnectionPool pool = BatchConnectionPool
@@ -122,6 +128,52 @@ class ChunkingTests {
 				assertThat(server.call("GET", "counter:" + i)).isEqualTo("2000");
 			}
 		}
+	}
+
+	@Test
+	void chunksBeyondThePoolSizeArePipelinedOnOneConnectionAndRunInOrder(RedisProcess server) {
+		try (TcpProxy proxy = TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(5));
+				BatchConnectionPool pool = BatchConnectionPool
+					.builder(RedisURI.create("redis://127.0.0.1:" + proxy.port()))
+					.maxActive(1)
+					.maxIdle(1)
+					.build()) {
+			StringBatchTemplate template = new StringBatchTemplate(pool);
+
+			BatchResults results = template.execute(BatchOptions.builder().chunkSize(100).parallelism(4).build(),
+					(batch) -> {
+						for (int i = 0; i < 5_000; i++) {
+							batch.rpush("log", Integer.toString(i));
+						}
+					});
+
+			assertThat(results.chunks()).isEqualTo(50);
+			assertThat(results.count(Outcome.SUCCESS)).isEqualTo(5_000);
+			assertThat(proxy.connectionsAccepted()).isEqualTo(1);
+			assertThat(server.call("LRANGE", "log", "0", "-1")).asList()
+				.containsExactlyElementsOf(IntStream.range(0, 5_000).mapToObj(Integer::toString).toList());
+		}
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void closingThePoolClosesEachConnectionOnceAndQuietly(RedisProcess server, CapturedOutput output) {
+		long before = server.connectedClients();
+		BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri())).build();
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		template.execute(BatchOptions.builder().chunkSize(1).parallelism(4).build(), (batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.set("key:" + i, "value");
+			}
+		});
+		long connected = server.connectedClients();
+
+		pool.close();
+
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> server.connectedClients() == connected - pool.getCreatedCount());
+		assertThat(pool.getCreatedCount()).isPositive();
+		assertThat(output).doesNotContain("already closed").doesNotContain("WARN");
 	}
 
 	@Test

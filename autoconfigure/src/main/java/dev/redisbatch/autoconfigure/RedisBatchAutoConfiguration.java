@@ -56,7 +56,7 @@ public final class RedisBatchAutoConfiguration {
 	StringBatchTemplate stringBatchTemplate(BatchConnectionPool redisBatchConnectionPool,
 			RedisBatchProperties properties, ObjectProvider<BatchTemplateCustomizer> customizers) {
 		StringBatchTemplate template = new StringBatchTemplate(redisBatchConnectionPool,
-				RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool));
+				RedisBatchPropertiesValidator.defaults(properties));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
 		return template;
 	}
@@ -75,8 +75,7 @@ public final class RedisBatchAutoConfiguration {
 		else {
 			builder.keySerializer(RedisSerializer.java()).valueSerializer(RedisSerializer.java());
 		}
-		BatchTemplate<Object, Object> template = builder
-			.defaults(RedisBatchPropertiesValidator.defaults(properties, redisBatchConnectionPool))
+		BatchTemplate<Object, Object> template = builder.defaults(RedisBatchPropertiesValidator.defaults(properties))
 			.build();
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
 		return template;

@@ -25,9 +25,11 @@ public class RedisBatchProperties {
 	private int chunkSize = 1000;
 
 	/**
-	 * Number of chunks of one batch in flight at once, each on its own pooled connection.
+	 * Number of chunks of one batch in flight at once. Each goes on its own pooled
+	 * connection when one is ready, otherwise it is pipelined behind another chunk of the
+	 * batch.
 	 */
-	private int parallelism = 1;
+	private int parallelism = 2;
 
 	/**
 	 * Time one chunk may take from being sent until its last reply. Commands not answered

@@ -17,16 +17,13 @@ final class RedisBatchPropertiesValidator {
 	private RedisBatchPropertiesValidator() {
 	}
 
-	static BatchOptions defaults(RedisBatchProperties properties, BatchConnectionPool pool) {
+	static BatchOptions defaults(RedisBatchProperties properties) {
 		int chunkSize = properties.getChunkSize();
 		check(chunkSize >= 1 && chunkSize <= BatchOptions.MAX_CHUNK_SIZE, "redis.batch.chunk-size", chunkSize,
 				"must be between 1 and " + BatchOptions.MAX_CHUNK_SIZE);
 		int parallelism = properties.getParallelism();
 		check(parallelism >= 1 && parallelism <= BatchOptions.MAX_PARALLELISM, "redis.batch.parallelism", parallelism,
 				"must be between 1 and " + BatchOptions.MAX_PARALLELISM);
-		check(parallelism <= pool.getMaxActive(), "redis.batch.parallelism", parallelism,
-				"must not exceed redis.batch.pool.max-active (" + pool.getMaxActive()
-						+ "): a batch could never get that many connections");
 		Duration timeout = properties.getTimeout();
 		check(timeout != null && isPositive(timeout), "redis.batch.timeout", timeout, "must be positive");
 		DataSize maxChunkBytes = properties.getMaxChunkBytes();

@@ -127,8 +127,7 @@ class RedisBatchAutoConfigurationTests {
 		assertInvalid("redis.batch.chunk-size=0", "redis.batch.chunk-size", "must be between 1 and 1000000");
 		assertInvalid("redis.batch.chunk-size=-3", "redis.batch.chunk-size", "must be between 1 and 1000000");
 		assertInvalid("redis.batch.parallelism=0", "redis.batch.parallelism", "must be between 1 and 64");
-		assertInvalid("redis.batch.parallelism=9", "redis.batch.parallelism",
-				"must not exceed redis.batch.pool.max-active (8)");
+		assertInvalid("redis.batch.parallelism=65", "redis.batch.parallelism", "must be between 1 and 64");
 		assertInvalid("redis.batch.timeout=-1s", "redis.batch.timeout", "must be positive");
 		assertInvalid("redis.batch.pool.max-wait=-1ms", "redis.batch.pool.max-wait", "never waits without bound");
 		assertInvalid("redis.batch.pool.max-wait=0", "redis.batch.pool.max-wait", "never waits without bound");

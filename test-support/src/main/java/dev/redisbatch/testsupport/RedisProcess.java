@@ -181,6 +181,15 @@ public final class RedisProcess implements AutoCloseable {
 	}
 
 	/**
+	 * The number of clients connected now ({@code INFO clients connected_clients}), not
+	 * counting the probe connection that asks.
+	 * @return the count
+	 */
+	public long connectedClients() {
+		return Long.parseLong(info("clients").get("connected_clients")) - 1;
+	}
+
+	/**
 	 * Kill the server with {@code SIGKILL} and wait until it is gone.
 	 */
 	public void kill() {

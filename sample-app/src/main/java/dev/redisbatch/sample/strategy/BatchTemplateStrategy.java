@@ -52,7 +52,7 @@ public class BatchTemplateStrategy implements DemoStrategy {
 		this(NAME,
 				"StringBatchTemplate with its defaults: chunks of " + template.getDefaultOptions().chunkSize()
 						+ " commands, " + template.getDefaultOptions().parallelism()
-						+ " chunk in flight, pooled connections, one write per chunk.",
+						+ " chunks in flight at once, pooled connections, one write per chunk.",
 				template, BatchOptions.builder().name("sample." + NAME).build());
 	}
 

@@ -9,9 +9,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * redis-batch's {@link StringBatchTemplate} with its default chunk size and
- * {@code parallelism} {@value #PARALLELISM}: up to four chunks in flight at once, each on
- * its own pooled connection. A batch of many chunks then waits about one round trip per
- * four chunks instead of one per chunk; a batch of one chunk gains nothing.
+ * {@code parallelism} {@value #PARALLELISM}: up to four chunks in flight at once, on
+ * pooled connections of their own when the pool has them free. A batch of many chunks
+ * then waits about one round trip per four chunks; a batch of one chunk gains nothing.
  *
  * @since 0.1.0
  */
@@ -25,7 +25,7 @@ public class ParallelBatchTemplateStrategy extends BatchTemplateStrategy {
 	public static final String NAME = "batch-template-parallel";
 
 	/**
-	 * The parallelism used, unless the batch pool is smaller.
+	 * The parallelism used.
 	 */
 	public static final int PARALLELISM = 4;
 
@@ -35,15 +35,11 @@ public class ParallelBatchTemplateStrategy extends BatchTemplateStrategy {
 	 */
 	@Autowired
 	public ParallelBatchTemplateStrategy(StringBatchTemplate template) {
-		this(template, Math.min(PARALLELISM, template.getConnectionPool().getMaxActive()));
-	}
-
-	private ParallelBatchTemplateStrategy(StringBatchTemplate template, int parallelism) {
 		super(NAME,
-				"StringBatchTemplate with parallelism " + parallelism + ": chunks of "
-						+ template.getDefaultOptions().chunkSize() + " commands, up to " + parallelism
-						+ " in flight at once, each on its own pooled connection.",
-				template, BatchOptions.builder().parallelism(parallelism).name("sample." + NAME).build());
+				"StringBatchTemplate with parallelism " + PARALLELISM + ": chunks of "
+						+ template.getDefaultOptions().chunkSize() + " commands, up to " + PARALLELISM
+						+ " in flight at once, on pooled connections of their own when the pool has them free.",
+				template, BatchOptions.builder().parallelism(PARALLELISM).name("sample." + NAME).build());
 	}
 
 }
