@@ -2,23 +2,14 @@ package dev.redisbatch;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -27,26 +18,22 @@ import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
-import org.apache.commons.pool2.BasePooledObjectFactory;
-import org.apache.commons.pool2.PooledObject;
-import org.apache.commons.pool2.impl.DefaultPooledObject;
-import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.util.Assert;
 
 /**
@@ -74,40 +61,33 @@ import org.springframework.util.Assert;
  */
 public final class BatchConnectionPool implements AutoCloseable {
 
-	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
+	private static final Log logger = LogFactory.getLog(BatchConnectionPool.class);
 
-	/**
-	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
-	 */
-	private static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
+	private final RedisClient client;
 
-	private final AbstractRedisClient client;
+	private final @Nullable RedisClusterClient clusterClient;
 
 	private final @Nullable ClientResources ownedResources;
 
-	private final GenericObjectPool<StatefulConnection<byte[], byte[]>> pool;
-
 	private final Topology topology;
 
-	private final Duration maxWait;
+	private final List<RedisURI> uris;
+
+	private final GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig;
 
 	private final LongAdder exhausted = new LongAdder();
 
-	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
-
-	private final AtomicInteger opening = new AtomicInteger();
-
-	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
-
 	private final ChannelRegistry channels = new ChannelRegistry();
 
-	private final ConnectionFactory factory;
+	/**
+	 * The server of a standalone or Sentinel pool; {@code null} for a cluster.
+	 */
+	private final @Nullable NodePool server;
 
-	private final ExecutorService connector = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "redis-batch-connector");
-		thread.setDaemon(true);
-		return thread;
-	});
+	/**
+	 * The masters of a cluster, by {@code host:port}, as batches reach them.
+	 */
+	private final Map<String, NodePool> masters = new ConcurrentHashMap<>();
 
 	private BatchConnectionPool(Builder builder) {
 		ClientResources resources = builder.clientResources;
@@ -121,11 +101,24 @@ public final class BatchConnectionPool implements AutoCloseable {
 					.build();
 		ClientResources used = (resources != null) ? resources : this.ownedResources;
 		this.topology = builder.topology();
+		this.uris = builder.uris;
+		this.poolConfig = poolConfig(builder);
 		this.client = builder.createClient(used);
-		this.maxWait = builder.maxWait;
-		Supplier<StatefulConnection<byte[], byte[]>> connector = builder.connector(this.client);
-		this.factory = new ConnectionFactory(() -> learnLimits(connector.get()), this.retired);
-		this.pool = new GenericObjectPool<>(this.factory, poolConfig(builder));
+		this.clusterClient = (this.topology == Topology.CLUSTER) ? builder.createClusterClient(used) : null;
+		if (this.topology == Topology.CLUSTER) {
+			this.server = null;
+		}
+		else {
+			RedisURI uri = this.uris.get(0);
+			String address = (this.topology == Topology.SENTINEL)
+					? "the master '" + uri.getSentinelMasterId() + "' named by Sentinel"
+					: uri.getHost() + ":" + uri.getPort();
+			this.server = newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
+		}
+	}
+
+	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {
+		return new NodePool(address, open, this.poolConfig, this.exhausted, this::channelOf);
 	}
 
 	/**
@@ -141,7 +134,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * A builder for a pool of connections to a Redis Cluster.
+	 * A builder for a pool of connections to a Redis Cluster: connections to each master,
+	 * found from the cluster's topology.
 	 * @param seeds nodes to discover the cluster from
 	 * @return a builder
 	 */
@@ -162,19 +156,20 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * The number of connections lent to running batches.
+	 * The number of connections lent to running batches (to every master, on a cluster).
 	 * @return the active count
 	 */
 	public int getActive() {
-		return this.pool.getNumActive();
+		return nodes().stream().mapToInt(NodePool::active).sum();
 	}
 
 	/**
-	 * The number of connections open and waiting in the pool.
+	 * The number of connections open and waiting in the pool (to every master, on a
+	 * cluster).
 	 * @return the idle count
 	 */
 	public int getIdle() {
-		return this.pool.getNumIdle();
+		return nodes().stream().mapToInt(NodePool::idle).sum();
 	}
 
 	/**
@@ -182,15 +177,16 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * @return the waiting count
 	 */
 	public int getWaiting() {
-		return this.pool.getNumWaiters();
+		return nodes().stream().mapToInt(NodePool::waiting).sum();
 	}
 
 	/**
-	 * The largest number of connections the pool opens.
+	 * The largest number of connections the pool opens to one server (to each master, on
+	 * a cluster).
 	 * @return the maximum
 	 */
 	public int getMaxActive() {
-		return this.pool.getMaxTotal();
+		return this.poolConfig.getMaxTotal();
 	}
 
 	/**
@@ -198,7 +194,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * @return the count
 	 */
 	public long getCreatedCount() {
-		return this.pool.getCreatedCount();
+		return nodes().stream().mapToLong(NodePool::created).sum();
 	}
 
 	/**
@@ -207,7 +203,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * @return the count
 	 */
 	public long getDestroyedCount() {
-		return this.pool.getDestroyedCount();
+		return nodes().stream().mapToLong(NodePool::destroyed).sum();
 	}
 
 	/**
@@ -218,41 +214,89 @@ public final class BatchConnectionPool implements AutoCloseable {
 		return this.exhausted.sum();
 	}
 
-	/**
-	 * The largest key, value or argument the server accepts ({@code proto-max-bulk-len}),
-	 * as learned when a connection opened; Redis's default when the server does not say.
-	 */
-	long maxBulkBytes() {
-		return this.maxBulkBytes;
+	private Collection<NodePool> nodes() {
+		NodePool single = this.server;
+		return (single != null) ? List.of(single) : this.masters.values();
 	}
 
 	/**
-	 * Ask a new connection's server for its {@code proto-max-bulk-len}, so that a value
-	 * it would refuse is rejected before it is sent (a server that refuses one mid-stream
-	 * closes the connection, and the replies before it can be lost).
+	 * The server of a standalone or Sentinel pool.
 	 */
-	private StatefulConnection<byte[], byte[]> learnLimits(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
-			try {
-				String value = standalone.sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
-				if (value != null) {
-					this.maxBulkBytes = Long.parseLong(value.trim());
-				}
-			}
-			catch (RuntimeException ex) {
-				// CONFIG may be disabled or not permitted: keep Redis's default
-			}
+	NodePool server() {
+		NodePool single = this.server;
+		Assert.state(single != null, "A cluster pool has one pool per master: route by slot");
+		return single;
+	}
+
+	/**
+	 * The master that serves a slot, as the pool's view of the cluster topology says.
+	 * @param slot the hash slot
+	 * @return the master
+	 * @throws RedisConnectionFailureException when the topology cannot be read or names
+	 * no master for the slot
+	 */
+	RedisClusterNode masterNode(int slot) {
+		RedisClusterNode node;
+		try {
+			node = requireCluster().getPartitions().getMasterBySlot(slot);
 		}
-		return connection;
+		catch (RuntimeException ex) {
+			throw new RedisConnectionFailureException("Cannot read the Redis Cluster topology: " + ex.getMessage(), ex);
+		}
+		if (node == null || node.getUri() == null) {
+			throw new RedisConnectionFailureException("No master serves slot " + slot + " in the cluster topology");
+		}
+		return node;
 	}
 
 	/**
-	 * The Netty channel of a standalone connection, to write a whole chunk as one
-	 * message; {@code null} when the pool does not know it (cluster connections, or
-	 * client resources the pool did not create), and the chunk goes through Lettuce's
-	 * per-command dispatch instead.
+	 * The pool of a master of the topology.
+	 * @param node the master
+	 * @return its pool
 	 */
-	@Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
+	NodePool master(RedisClusterNode node) {
+		return master(node.getUri().getHost(), node.getUri().getPort());
+	}
+
+	/**
+	 * The pool of the master at an address (as a {@code MOVED} or {@code ASK} reply names
+	 * it).
+	 * @param host the host
+	 * @param port the port
+	 * @return its pool
+	 */
+	NodePool master(String host, int port) {
+		return this.masters.computeIfAbsent(host + ":" + port, (address) -> {
+			RedisURI uri = RedisURI.builder(this.uris.get(0)).withHost(host).withPort(port).build();
+			return newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
+		});
+	}
+
+	/**
+	 * Read the cluster topology again (after a {@code MOVED} reply or a lost master).
+	 * Failures are ignored: the old view stays, and commands are redirected as needed.
+	 */
+	void refreshTopology() {
+		try {
+			requireCluster().refreshPartitions();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not refresh the Redis Cluster topology: " + ex.getMessage());
+		}
+	}
+
+	private RedisClusterClient requireCluster() {
+		RedisClusterClient cluster = this.clusterClient;
+		Assert.state(cluster != null, "Not a cluster pool");
+		return cluster;
+	}
+
+	/**
+	 * The Netty channel of a connection, to write a whole chunk as one message;
+	 * {@code null} when the pool does not know it (client resources the pool did not
+	 * create), and the chunk goes through Lettuce's per-command dispatch instead.
+	 */
+	private @Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
 		if (connection instanceof RedisChannelHandler<?, ?> handler) {
 			return this.channels.get(handler.getChannelWriter());
 		}
@@ -267,133 +311,19 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * Borrow a connection, waiting at most the pool's maximum wait.
-	 * @return an open connection
-	 * @throws BatchPoolExhaustedException if none became free in time
-	 * @throws DataAccessException if a new connection could not be opened
-	 */
-	StatefulConnection<byte[], byte[]> borrow() {
-		try {
-			return this.pool.borrowObject(this.maxWait);
-		}
-		catch (NoSuchElementException ex) {
-			if (ex.getCause() != null) {
-				throw translate(ex.getCause());
-			}
-			this.exhausted.increment();
-			throw new BatchPoolExhaustedException("No batch connection became free within " + this.maxWait + ": all "
-					+ this.pool.getMaxTotal() + " connections of the batch pool are in use (raise "
-					+ "redis.batch.pool.max-active or max-wait, or lower the parallelism of concurrent batches)");
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new RedisConnectionFailureException("Interrupted while waiting for a batch connection", ex);
-		}
-		catch (Exception ex) {
-			throw translate(ex);
-		}
-	}
-
-	/**
-	 * Borrow an idle connection if there is one; never opens one on this thread.
-	 * @return a connection, or {@code null}
-	 */
-	@Nullable StatefulConnection<byte[], byte[]> tryBorrowIdle() {
-		if (this.pool.getNumIdle() == 0) {
-			return null;
-		}
-		try {
-			return this.pool.borrowObject(Duration.ZERO);
-		}
-		catch (Exception ex) {
-			return null;
-		}
-	}
-
-	/**
-	 * Open up to {@code wanted} more connections in the background, within
-	 * {@code maxActive}, so that a batch asking for parallelism finds them idle later
-	 * without ever waiting for a connection handshake itself (which, against a stopped
-	 * server, would take the whole connect timeout).
-	 * @param wanted how many more connections a batch would use
-	 */
-	void openInBackground(int wanted) {
-		int room = this.pool.getMaxTotal() - (this.pool.getNumActive() + this.pool.getNumIdle() + this.opening.get());
-		for (int i = 0; i < Math.min(wanted, room); i++) {
-			this.opening.incrementAndGet();
-			try {
-				this.connector.execute(() -> {
-					try {
-						this.pool.addObject();
-					}
-					catch (Exception ex) {
-						// the batch that asked goes on with the connections it has
-					}
-					finally {
-						this.opening.decrementAndGet();
-					}
-				});
-			}
-			catch (RejectedExecutionException ex) {
-				this.opening.decrementAndGet();
-			}
-		}
-	}
-
-	/**
-	 * Give a healthy connection back.
-	 * @param connection the connection
-	 */
-	void release(StatefulConnection<byte[], byte[]> connection) {
-		if (!connection.isOpen()) {
-			invalidate(connection);
-			return;
-		}
-		// Batches never switch auto-flush off on pooled connections; this keeps the
-		// invariant even if a future code path does.
-		connection.setAutoFlushCommands(true);
-		this.pool.returnObject(connection);
-	}
-
-	/**
-	 * Close a connection that broke or still has unanswered commands, and remove it from
-	 * the pool. It is retired through a failed validation on return rather than
-	 * {@code invalidateObject}, which would open a replacement connection at once, on
-	 * this thread, towards a server that may be failing.
-	 * @param connection the connection
-	 */
-	void invalidate(StatefulConnection<byte[], byte[]> connection) {
-		this.retired.add(connection);
-		connection.closeAsync();
-		this.pool.returnObject(connection);
-	}
-
-	/**
 	 * Close every connection and release the client. Connections lent to running batches
 	 * are closed as they come back.
 	 */
 	@Override
 	public void close() {
-		this.connector.shutdownNow();
-		this.pool.close();
-		this.factory.awaitClosing(Duration.ofSeconds(2));
+		nodes().forEach(NodePool::close);
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		if (this.clusterClient != null) {
+			this.clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
 		if (this.ownedResources != null) {
 			this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
-	}
-
-	private static DataAccessException translate(Throwable ex) {
-		if (ex instanceof DataAccessException dataAccess) {
-			return dataAccess;
-		}
-		if (ex instanceof Exception exception) {
-			DataAccessException translated = EXCEPTION_CONVERTER.convert(exception);
-			if (translated != null) {
-				return translated;
-			}
-		}
-		return new RedisConnectionFailureException("Cannot open a batch connection: " + ex.getMessage(), ex);
 	}
 
 	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {
@@ -456,67 +386,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 * A Redis Cluster.
 		 */
 		CLUSTER
-
-	}
-
-	/**
-	 * Opens, checks and closes pooled connections.
-	 */
-	private static final class ConnectionFactory extends BasePooledObjectFactory<StatefulConnection<byte[], byte[]>> {
-
-		private final Supplier<StatefulConnection<byte[], byte[]>> connector;
-
-		private final Set<StatefulConnection<byte[], byte[]>> retired;
-
-		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
-
-		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
-				Set<StatefulConnection<byte[], byte[]>> retired) {
-			this.connector = connector;
-			this.retired = retired;
-		}
-
-		@Override
-		public StatefulConnection<byte[], byte[]> create() {
-			return this.connector.get();
-		}
-
-		@Override
-		public PooledObject<StatefulConnection<byte[], byte[]>> wrap(StatefulConnection<byte[], byte[]> connection) {
-			return new DefaultPooledObject<>(connection);
-		}
-
-		@Override
-		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
-			return connection.isOpen() && !this.retired.contains(connection);
-		}
-
-		@Override
-		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
-			this.retired.remove(connection);
-			CompletableFuture<Void> closed = connection.closeAsync();
-			this.closing.add(closed);
-			closed.whenComplete((result, failure) -> this.closing.remove(closed));
-		}
-
-		/**
-		 * Wait (briefly) for the connections being closed, so that the client does not
-		 * close them a second time when it shuts down.
-		 */
-		void awaitClosing(Duration timeout) {
-			try {
-				CompletableFuture.allOf(this.closing.toArray(CompletableFuture[]::new))
-					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (ExecutionException | TimeoutException ex) {
-				// the client's shutdown closes whatever is left
-			}
-		}
 
 	}
 
@@ -644,41 +513,20 @@ public final class BatchConnectionPool implements AutoCloseable {
 			return this.uris.get(0).getSentinels().isEmpty() ? Topology.STANDALONE : Topology.SENTINEL;
 		}
 
-		private AbstractRedisClient createClient(ClientResources resources) {
+		private RedisClient createClient(ClientResources resources) {
 			for (RedisURI uri : this.uris) {
 				// The handshake (HELLO, AUTH, SELECT) uses the URI timeout; commands use
 				// per-chunk deadlines instead.
 				uri.setTimeout(this.connectTimeout);
 			}
-			SocketOptions socketOptions = SocketOptions.builder()
-				.connectTimeout(this.connectTimeout)
-				.keepAlive(true)
-				.tcpNoDelay(true)
-				.build();
-			TimeoutOptions noCommandTimeouts = TimeoutOptions.builder().timeoutCommands(false).build();
-			if (this.cluster) {
-				ClusterClientOptions.Builder options = ClusterClientOptions.builder()
-					.autoReconnect(false)
-					.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-					.timeoutOptions(noCommandTimeouts)
-					.socketOptions(socketOptions);
-				options.useHashIndexQueue(false);
-				if (this.sslOptions != null) {
-					options.sslOptions(this.sslOptions);
-				}
-				RedisClusterClient clusterClient = RedisClusterClient.create(resources, this.uris);
-				clusterClient.setOptions(options.build());
-				return clusterClient;
-			}
 			// A plain queue of commands awaiting replies: batches never cancel single
-			// commands,
-			// so the hash index Lettuce keeps for that only costs time.
+			// commands, so the hash index Lettuce keeps for that only costs time.
 			ClientOptions.Builder options = ClientOptions.builder()
 				.useHashIndexQueue(false)
 				.autoReconnect(false)
 				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-				.timeoutOptions(noCommandTimeouts)
-				.socketOptions(socketOptions);
+				.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
+				.socketOptions(socketOptions());
 			if (this.sslOptions != null) {
 				options.sslOptions(this.sslOptions);
 			}
@@ -687,13 +535,22 @@ public final class BatchConnectionPool implements AutoCloseable {
 			return redisClient;
 		}
 
-		private Supplier<StatefulConnection<byte[], byte[]>> connector(AbstractRedisClient client) {
-			if (client instanceof RedisClusterClient clusterClient) {
-				return () -> clusterClient.connect(ByteArrayCodec.INSTANCE);
+		/**
+		 * The client that reads the cluster topology. Batch connections to the masters
+		 * are plain connections of the pool's own client.
+		 */
+		private RedisClusterClient createClusterClient(ClientResources resources) {
+			ClusterClientOptions.Builder options = ClusterClientOptions.builder().socketOptions(socketOptions());
+			if (this.sslOptions != null) {
+				options.sslOptions(this.sslOptions);
 			}
-			RedisClient redisClient = (RedisClient) client;
-			RedisURI uri = this.uris.get(0);
-			return () -> redisClient.connect(ByteArrayCodec.INSTANCE, uri);
+			RedisClusterClient clusterClient = RedisClusterClient.create(resources, this.uris);
+			clusterClient.setOptions(options.build());
+			return clusterClient;
+		}
+
+		private SocketOptions socketOptions() {
+			return SocketOptions.builder().connectTimeout(this.connectTimeout).keepAlive(true).tcpNoDelay(true).build();
 		}
 
 	}

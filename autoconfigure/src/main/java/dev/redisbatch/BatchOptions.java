@@ -125,8 +125,8 @@ public final class BatchOptions {
 	}
 
 	/**
-	 * How many chunks may be in flight at once, each on its own connection, or
-	 * {@code null} for the default.
+	 * How many chunks may be in flight at once (pipelined on the batch's connection to
+	 * each server), or {@code null} for the default.
 	 * @return the parallelism
 	 */
 	public @Nullable Integer parallelism() {
@@ -301,7 +301,8 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * How many chunks may be in flight at once, each on its own pooled connection.
+		 * How many chunks may be in flight at once, pipelined on the batch's connection
+		 * to each server (so commands still run in the order they were recorded).
 		 * @param parallelism from 1 to {@value BatchOptions#MAX_PARALLELISM}
 		 * @return this builder
 		 */

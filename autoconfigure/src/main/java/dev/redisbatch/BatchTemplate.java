@@ -275,10 +275,6 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
 		BatchOptions.validateName(require(options.name()), "name");
 		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");
-		if (require(options.transactional()) && this.pool.topology() == BatchConnectionPool.Topology.CLUSTER) {
-			throw new InvalidDataAccessApiUsageException(
-					"Transactional batches are not supported on Redis Cluster by this version");
-		}
 	}
 
 	private static <T> T require(@Nullable T value) {

@@ -80,6 +80,12 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	private @Nullable Outcome pendingOutcome;
 
+	private boolean redirectable;
+
+	private int redirects;
+
+	private @Nullable Runnable whenSettled;
+
 	/**
 	 * A command the batch encoded itself, whose reply Lettuce decodes into the output.
 	 */
@@ -173,7 +179,9 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	@Override
 	public void complete() {
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
-		if (lettuce != null) {
+		if (lettuce != null && !(this.redirectable && isRedirect(lettuce.getOutput().getError()))) {
+			// A redirected command goes to another master: whoever holds the Lettuce
+			// command waits for that reply instead.
 			lettuce.complete();
 		}
 		done();
@@ -318,19 +326,36 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 			forgetTheWire();
 			return decided;
 		}
-		if (decided == Outcome.SUCCESS) {
-			ledger.success();
-		}
-		else {
+		if (decided != Outcome.SUCCESS) {
 			this.commandName = name();
 			this.message = reason;
-			ledger.failure(this.index, this.commandName, decided, (reason != null) ? reason : "");
+		}
+		if (this.index >= 0) {
+			// a part of a split command is not a command of the batch: its whole is
+			if (decided == Outcome.SUCCESS) {
+				ledger.success();
+			}
+			else {
+				ledger.failure(this.index, name(), decided, (reason != null) ? reason : "");
+			}
 		}
 		forgetTheWire();
 		this.recipe = null;
 		this.retries = null;
 		this.outcome = decided;
+		Runnable action = this.whenSettled;
+		if (action != null) {
+			this.whenSettled = null;
+			action.run();
+		}
 		return decided;
+	}
+
+	/**
+	 * Whether the outcome is decided, or pending a retry.
+	 */
+	boolean isSettled() {
+		return this.outcome != null || this.pendingOutcome != null;
 	}
 
 	/**
@@ -351,6 +376,41 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		this.delegate = null;
 		this.countdown = null;
 		this.carries = null;
+	}
+
+	// ------------------------------------------------------------------ cluster
+
+	/**
+	 * Whether a cluster may redirect this command ({@code MOVED}, {@code ASK}): then such
+	 * a reply does not complete the Lettuce command it carries.
+	 */
+	void redirectable(boolean redirectable) {
+		this.redirectable = redirectable;
+	}
+
+	/**
+	 * The command was redirected and goes out again, to another master: it did not run.
+	 * @return how many times it has been redirected
+	 */
+	int redirected() {
+		CommandOutput<byte[], byte[], Object> result = getOutput();
+		if (result != null) {
+			result.setError((String) null);
+		}
+		this.localFailure = null;
+		this.state = PENDING;
+		return ++this.redirects;
+	}
+
+	/**
+	 * Run this once the outcome is decided (the parts of a split command tell the whole).
+	 */
+	void whenSettled(Runnable action) {
+		this.whenSettled = action;
+	}
+
+	static boolean isRedirect(@Nullable String error) {
+		return error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "));
 	}
 
 	// ------------------------------------------------------------------ retries
@@ -473,8 +533,9 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 *
 	 * @param bytes the command as it goes on the wire
 	 * @param output makes an empty output of the command's type
+	 * @param slot the slot that routes it on a cluster
 	 */
-	record Recipe(byte[] bytes, Supplier<CommandOutput<byte[], byte[], ?>> output) {
+	record Recipe(byte[] bytes, Supplier<CommandOutput<byte[], byte[], ?>> output, int slot) {
 
 	}
 

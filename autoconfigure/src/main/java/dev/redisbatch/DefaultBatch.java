@@ -112,7 +112,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.GET, ex);
 		}
-		start(CommandType.GET, 1).bulk(k);
+		start(CommandType.GET, 1, k);
 		return end(CommandType.GET, VALUE, this::deserializeValue);
 	}
 
@@ -127,7 +127,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.SET, ex);
 		}
-		start(CommandType.SET, 2).bulk(k).bulk(v);
+		start(CommandType.SET, 2, k).bulk(v);
 		return end(CommandType.SET, STATUS, DefaultBatch::ok);
 	}
 
@@ -147,7 +147,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.SET, ex);
 		}
-		start(CommandType.SET, 3).bulk(k).bulk(v).bulk(CommandKeyword.NX.getBytes());
+		start(CommandType.SET, 3, k).bulk(v).bulk(CommandKeyword.NX.getBytes());
 		return end(CommandType.SET, STATUS, DefaultBatch::ok);
 	}
 
@@ -167,7 +167,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.SET, ex);
 		}
-		CommandBytes command = start(CommandType.SET, ifAbsent ? 5 : 4).bulk(k).bulk(v);
+		CommandBytes command = start(CommandType.SET, ifAbsent ? 5 : 4, k).bulk(v);
 		if (ifAbsent) {
 			command.bulk(CommandKeyword.NX.getBytes());
 		}
@@ -215,7 +215,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.PEXPIRE, ex);
 		}
-		start(CommandType.PEXPIRE, 2).bulk(k).bulk(millis);
+		start(CommandType.PEXPIRE, 2, k).bulk(millis);
 		return end(CommandType.PEXPIRE, BOOLEAN, DefaultBatch::asBoolean);
 	}
 
@@ -238,7 +238,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.HGET, ex);
 		}
-		start(CommandType.HGET, 2).bulk(k).bulk(f);
+		start(CommandType.HGET, 2, k).bulk(f);
 		return end(CommandType.HGET, VALUE, this::hashValue);
 	}
 
@@ -257,7 +257,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.HSET, ex);
 		}
-		start(CommandType.HSET, 3).bulk(k).bulk(f).bulk(v);
+		start(CommandType.HSET, 3, k).bulk(f).bulk(v);
 		return end(CommandType.HSET, BOOLEAN, DefaultBatch::asBoolean);
 	}
 
@@ -279,7 +279,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.HDEL, ex);
 		}
-		start(CommandType.HDEL, 1 + f.length).bulk(k).bulks(f);
+		start(CommandType.HDEL, 1 + f.length, k).bulks(f);
 		return end(CommandType.HDEL, INTEGER, DefaultBatch::asLong);
 	}
 
@@ -295,7 +295,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.HINCRBY, ex);
 		}
-		start(CommandType.HINCRBY, 3).bulk(k).bulk(f).bulk(delta);
+		start(CommandType.HINCRBY, 3, k).bulk(f).bulk(delta);
 		return end(CommandType.HINCRBY, INTEGER, DefaultBatch::asLong);
 	}
 
@@ -391,7 +391,13 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(CommandType.EVAL, ex);
 		}
-		start(CommandType.EVAL, 2 + rawKeys.length + rawArgs.length).bulk(source)
+		int slot = this.pipeline.slotOf(rawKeys);
+		if (slot == ChunkedPipeline.CROSS_SLOT) {
+			checkUsable();
+			return this.pipeline.addFailed(CommandType.EVAL.name(), ChunkedPipeline.crossSlotMessage("EVAL", rawKeys),
+					null);
+		}
+		startAt(CommandType.EVAL, 2 + rawKeys.length + rawArgs.length, slot).bulk(source)
 			.bulk(rawKeys.length)
 			.bulks(rawKeys)
 			.bulks(rawArgs);
@@ -416,7 +422,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 1).bulk(k);
+		start(type, 1, k);
 		return end(type, output, converter);
 	}
 
@@ -428,7 +434,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 2).bulk(k).bulk(number);
+		start(type, 2, k).bulk(number);
 		return end(type, INTEGER, DefaultBatch::asLong);
 	}
 
@@ -443,7 +449,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 2).bulk(k).bulk(v);
+		start(type, 2, k).bulk(v);
 		return end(type, output, converter);
 	}
 
@@ -458,7 +464,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 1 + v.length).bulk(k).bulks(v);
+		start(type, 1 + v.length, k).bulks(v);
 		return end(type, INTEGER, DefaultBatch::asLong);
 	}
 
@@ -470,7 +476,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 3).bulk(k).bulk(start).bulk(stop);
+		start(type, 3, k).bulk(start).bulk(stop);
 		return end(type, VALUE_LIST, this::valueList);
 	}
 
@@ -485,7 +491,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		catch (ItemSerializationException ex) {
 			return failed(type, ex);
 		}
-		start(type, 3).bulk(k).bulk(RespWriter.doubleBytes(score)).bulk(m);
+		start(type, 3, k).bulk(RespWriter.doubleBytes(score)).bulk(m);
 		return end(type, output, converter);
 	}
 
@@ -497,9 +503,17 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	 * Start writing a command into the open chunk; every key and value must already be
 	 * serialized.
 	 */
-	private CommandBytes start(CommandType type, int arguments) {
+	/**
+	 * Start writing a command whose first argument is its key, which routes it (on a
+	 * cluster, to the master of the key's slot).
+	 */
+	private CommandBytes start(CommandType type, int arguments, byte[] key) {
+		return startAt(type, arguments, this.pipeline.slotOf(key)).bulk(key);
+	}
+
+	private CommandBytes startAt(CommandType type, int arguments, int slot) {
 		checkUsable();
-		ByteBuf target = this.pipeline.startCommand();
+		ByteBuf target = this.pipeline.startCommand(slot);
 		this.buffer = target;
 		RespWriter.array(target, 1 + arguments);
 		RespWriter.bulk(target, type);

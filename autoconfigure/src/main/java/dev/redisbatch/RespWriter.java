@@ -1,6 +1,8 @@
 package dev.redisbatch;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
@@ -107,6 +109,26 @@ final class RespWriter {
 			index += 2 + length + 2;
 		}
 		return largest;
+	}
+
+	/**
+	 * The bulk strings in a buffer (as Lettuce encodes a command's arguments).
+	 */
+	static List<byte[]> bulks(ByteBuf buffer) {
+		List<byte[]> bulks = new ArrayList<>();
+		while (buffer.isReadable() && buffer.readByte() == '$') {
+			int length = 0;
+			byte digit;
+			while ((digit = buffer.readByte()) != '\r') {
+				length = length * 10 + (digit - '0');
+			}
+			buffer.skipBytes(1);
+			byte[] bulk = new byte[length];
+			buffer.readBytes(bulk);
+			buffer.skipBytes(2);
+			bulks.add(bulk);
+		}
+		return bulks;
 	}
 
 	/**

@@ -25,9 +25,9 @@ public class RedisBatchProperties {
 	private int chunkSize = 1000;
 
 	/**
-	 * Number of chunks of one batch in flight at once. Each goes on its own pooled
-	 * connection when one is ready, otherwise it is pipelined behind another chunk of the
-	 * batch.
+	 * Number of chunks of one batch in flight at once, pipelined on the batch's
+	 * connection to each server, so that commands still run in the order they were
+	 * recorded.
 	 */
 	private int parallelism = 2;
 

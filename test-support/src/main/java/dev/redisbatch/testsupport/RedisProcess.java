@@ -51,6 +51,8 @@ public final class RedisProcess implements AutoCloseable {
 
 	private final Path directory;
 
+	private @Nullable Path configFile;
+
 	private @Nullable Process process;
 
 	private RedisProcess(RedisServerBinary binary, int port, List<String> args) {
@@ -85,6 +87,33 @@ public final class RedisProcess implements AutoCloseable {
 		RedisProcess server = new RedisProcess(RedisServerBinary.locate(), port, List.of(args));
 		server.launch();
 		return server;
+	}
+
+	/**
+	 * Start a Redis Sentinel on a free port that monitors a master. It decides that the
+	 * master is down after one second without an answer.
+	 * @param masterName the name of the monitored master
+	 * @param master the master
+	 * @param quorum how many sentinels must agree that the master is down
+	 * @return the running sentinel
+	 */
+	public static RedisProcess startSentinel(String masterName, RedisProcess master, int quorum) {
+		RedisProcess sentinel = new RedisProcess(RedisServerBinary.locate(), FreePorts.next(), List.of("--sentinel"));
+		String config = String.join("\n",
+				"sentinel monitor " + masterName + " " + master.host() + " " + master.port() + " " + quorum,
+				"sentinel down-after-milliseconds " + masterName + " 1000",
+				"sentinel failover-timeout " + masterName + " 5000", "sentinel parallel-syncs " + masterName + " 1",
+				"");
+		Path file = sentinel.directory.resolve("sentinel.conf");
+		try {
+			Files.writeString(file, config, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		sentinel.configFile = file;
+		sentinel.launch();
+		return sentinel;
 	}
 
 	/**
@@ -252,6 +281,9 @@ public final class RedisProcess implements AutoCloseable {
 	private void launch() {
 		List<String> command = new ArrayList<>();
 		command.add(this.binary.path().toString());
+		if (this.configFile != null) {
+			command.add(this.configFile.toString());
+		}
 		command.addAll(List.of("--port", String.valueOf(this.port), "--bind", "127.0.0.1", "--protected-mode", "no",
 				"--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", this.directory.toString(),
 				"--logfile", this.directory.resolve("redis.log").toString()));

@@ -9,9 +9,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * redis-batch's {@link StringBatchTemplate} with its default chunk size and
- * {@code parallelism} {@value #PARALLELISM}: up to four chunks in flight at once, on
- * pooled connections of their own when the pool has them free. A batch of many chunks
- * then waits about one round trip per four chunks; a batch of one chunk gains nothing.
+ * {@code parallelism} {@value #PARALLELISM}: up to four chunks in flight at once,
+ * pipelined on the batch's connection. A batch of many chunks then waits about one round
+ * trip per four chunks; a batch of one chunk gains nothing.
  *
  * @since 0.1.0
  */
@@ -38,7 +38,7 @@ public class ParallelBatchTemplateStrategy extends BatchTemplateStrategy {
 		super(NAME,
 				"StringBatchTemplate with parallelism " + PARALLELISM + ": chunks of "
 						+ template.getDefaultOptions().chunkSize() + " commands, up to " + PARALLELISM
-						+ " in flight at once, on pooled connections of their own when the pool has them free.",
+						+ " in flight at once, pipelined on the batch's connection.",
 				template, BatchOptions.builder().parallelism(PARALLELISM).name("sample." + NAME).build());
 	}
 

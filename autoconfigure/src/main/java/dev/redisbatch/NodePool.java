@@ -1,0 +1,279 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.netty.channel.Channel;
+import org.apache.commons.pool2.BasePooledObjectFactory;
+import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.impl.DefaultPooledObject;
+import org.apache.commons.pool2.impl.GenericObjectPool;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+
+/**
+ * The pooled connections to one Redis server: the standalone server, the master that
+ * Sentinel names, or one master of a cluster. A batch leases its connections from here;
+ * {@link BatchConnectionPool} holds one per server.
+ */
+final class NodePool {
+
+	/**
+	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
+	 */
+	static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
+
+	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
+
+	private final String address;
+
+	private final GenericObjectPool<StatefulConnection<byte[], byte[]>> pool;
+
+	private final ConnectionFactory factory;
+
+	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
+
+	private final Duration maxWait;
+
+	private final LongAdder exhausted;
+
+	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels;
+
+	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
+
+	/**
+	 * Create the pool of one server. No connection is opened yet.
+	 * @param address the server, as {@code host:port} (or the Sentinel master's name):
+	 * for messages, never with credentials
+	 * @param open opens a connection to the server
+	 * @param config the pool limits
+	 * @param exhausted counts the times a caller found no connection in time
+	 * @param channels finds the Netty channel of a connection
+	 */
+	NodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open,
+			GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config, LongAdder exhausted,
+			Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels) {
+		this.address = address;
+		this.maxWait = config.getMaxWaitDuration();
+		this.exhausted = exhausted;
+		this.channels = channels;
+		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired);
+		this.pool = new GenericObjectPool<>(this.factory, config);
+	}
+
+	/**
+	 * The server, as {@code host:port}: for messages.
+	 */
+	String address() {
+		return this.address;
+	}
+
+	/**
+	 * The largest key, value or argument the server accepts ({@code proto-max-bulk-len}),
+	 * as learned when a connection opened; Redis's default when the server does not say.
+	 */
+	long maxBulkBytes() {
+		return this.maxBulkBytes;
+	}
+
+	/**
+	 * The Netty channel of a connection, to write a whole chunk as one message, or
+	 * {@code null} when it is not known (then the chunk goes through Lettuce's dispatch).
+	 */
+	@Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
+		return this.channels.apply(connection);
+	}
+
+	/**
+	 * Borrow a connection, waiting at most the pool's maximum wait.
+	 * @return an open connection
+	 * @throws BatchPoolExhaustedException if none became free in time
+	 * @throws DataAccessException if a new connection could not be opened
+	 */
+	StatefulConnection<byte[], byte[]> borrow() {
+		try {
+			return this.pool.borrowObject(this.maxWait);
+		}
+		catch (NoSuchElementException ex) {
+			if (ex.getCause() != null) {
+				throw translate(ex.getCause());
+			}
+			this.exhausted.increment();
+			throw new BatchPoolExhaustedException("No batch connection to " + this.address + " became free within "
+					+ this.maxWait + ": all " + this.pool.getMaxTotal() + " connections of the batch pool are in use "
+					+ "(raise redis.batch.pool.max-active or max-wait, or lower the parallelism of concurrent batches)");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisConnectionFailureException("Interrupted while waiting for a batch connection", ex);
+		}
+		catch (Exception ex) {
+			throw translate(ex);
+		}
+	}
+
+	/**
+	 * Give a healthy connection back.
+	 * @param connection the connection
+	 */
+	void release(StatefulConnection<byte[], byte[]> connection) {
+		if (!connection.isOpen()) {
+			invalidate(connection);
+			return;
+		}
+		// Batches never switch auto-flush off on pooled connections; this keeps the
+		// invariant even if a future code path does.
+		connection.setAutoFlushCommands(true);
+		this.pool.returnObject(connection);
+	}
+
+	/**
+	 * Close a connection that broke or still has unanswered commands, and remove it from
+	 * the pool. It is retired through a failed validation on return rather than
+	 * {@code invalidateObject}, which would open a replacement connection at once, on
+	 * this thread, towards a server that may be failing.
+	 * @param connection the connection
+	 */
+	void invalidate(StatefulConnection<byte[], byte[]> connection) {
+		this.retired.add(connection);
+		connection.closeAsync();
+		this.pool.returnObject(connection);
+	}
+
+	int active() {
+		return this.pool.getNumActive();
+	}
+
+	int idle() {
+		return this.pool.getNumIdle();
+	}
+
+	int waiting() {
+		return this.pool.getNumWaiters();
+	}
+
+	long created() {
+		return this.pool.getCreatedCount();
+	}
+
+	long destroyed() {
+		return this.pool.getDestroyedCount();
+	}
+
+	/**
+	 * Close every idle connection, and the others as they come back; wait briefly for
+	 * them to close, so that the client does not close them a second time when it shuts
+	 * down.
+	 */
+	void close() {
+		this.pool.close();
+		this.factory.awaitClosing(Duration.ofSeconds(2));
+	}
+
+	/**
+	 * Ask a new connection's server for its {@code proto-max-bulk-len}, so that a value
+	 * it would refuse is rejected before it is sent (a server that refuses one mid-stream
+	 * closes the connection, and the replies before it can be lost).
+	 */
+	private StatefulConnection<byte[], byte[]> learnLimits(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
+			try {
+				String value = standalone.sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
+				if (value != null) {
+					this.maxBulkBytes = Long.parseLong(value.trim());
+				}
+			}
+			catch (RuntimeException ex) {
+				// CONFIG may be disabled or not permitted: keep Redis's default
+			}
+		}
+		return connection;
+	}
+
+	private DataAccessException translate(Throwable ex) {
+		if (ex instanceof DataAccessException dataAccess) {
+			return dataAccess;
+		}
+		if (ex instanceof Exception exception) {
+			DataAccessException translated = EXCEPTION_CONVERTER.convert(exception);
+			if (translated != null) {
+				return translated;
+			}
+		}
+		return new RedisConnectionFailureException(
+				"Cannot open a batch connection to " + this.address + ": " + ex.getMessage(), ex);
+	}
+
+	/**
+	 * Opens, checks and closes pooled connections.
+	 */
+	private static final class ConnectionFactory extends BasePooledObjectFactory<StatefulConnection<byte[], byte[]>> {
+
+		private final Supplier<StatefulConnection<byte[], byte[]>> connector;
+
+		private final Set<StatefulConnection<byte[], byte[]>> retired;
+
+		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
+
+		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
+				Set<StatefulConnection<byte[], byte[]>> retired) {
+			this.connector = connector;
+			this.retired = retired;
+		}
+
+		@Override
+		public StatefulConnection<byte[], byte[]> create() {
+			return this.connector.get();
+		}
+
+		@Override
+		public PooledObject<StatefulConnection<byte[], byte[]>> wrap(StatefulConnection<byte[], byte[]> connection) {
+			return new DefaultPooledObject<>(connection);
+		}
+
+		@Override
+		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
+			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+			return connection.isOpen() && !this.retired.contains(connection);
+		}
+
+		@Override
+		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
+			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+			this.retired.remove(connection);
+			CompletableFuture<Void> closed = connection.closeAsync();
+			this.closing.add(closed);
+			closed.whenComplete((result, failure) -> this.closing.remove(closed));
+		}
+
+		void awaitClosing(Duration timeout) {
+			try {
+				CompletableFuture.allOf(this.closing.toArray(CompletableFuture[]::new))
+					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// the client's shutdown closes whatever is left
+			}
+		}
+
+	}
+
+}

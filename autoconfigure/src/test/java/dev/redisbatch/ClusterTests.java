@@ -1,0 +1,267 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import dev.redisbatch.docs.ClusterExamples;
+import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.RedisCluster;
+import dev.redisbatch.testsupport.RedisClusterExtension;
+import dev.redisbatch.testsupport.RedisProcess;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.core.script.RedisScript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Batches on a local Redis Cluster of 3 masters and 3 replicas: commands grouped per
+ * master and pipelined there, results in the caller's order, redirects followed during
+ * resharding without running anything twice, and the limits of one slot.
+ */
+@ExtendWith(RedisClusterExtension.class)
+class ClusterTests {
+
+	private BatchConnectionPool pool;
+
+	private StringBatchTemplate template;
+
+	@BeforeEach
+	void setUp(RedisCluster cluster) {
+		this.pool = BatchConnectionPool.clusterBuilder(cluster.uris().stream().map(RedisURI::create).toList()).build();
+		this.template = new StringBatchTemplate(this.pool);
+	}
+
+	@AfterEach
+	void tearDown() {
+		this.pool.close();
+	}
+
+	@Test
+	void aHundredThousandCommandsOverRandomKeysLandWithEveryValueCorrect(RedisCluster cluster) {
+		Random random = new Random(42);
+		Map<String, String> entries = new LinkedHashMap<>();
+		while (entries.size() < 100_000) {
+			entries.put("key:" + Long.toHexString(random.nextLong()), "value-" + entries.size());
+		}
+
+		this.template.setAll(entries, Duration.ofHours(1));
+
+		long keys = 0;
+		for (RedisProcess master : cluster.masters()) {
+			long size = (Long) master.call("DBSIZE");
+			assertThat(size).as("keys on master %d", master.port()).isPositive();
+			keys += size;
+		}
+		assertThat(keys).isEqualTo(100_000);
+		List<String> values = this.template.getAll(List.copyOf(entries.keySet()));
+		assertThat(values).containsExactlyElementsOf(entries.values());
+		String someKey = entries.keySet().iterator().next();
+		assertThat(cluster.call(someKey, "GET", someKey)).isEqualTo(entries.get(someKey));
+	}
+
+	@Test
+	void resultsComeBackInTheCallersOrderAcrossMasters(RedisCluster cluster) {
+		cluster.call("not-a-number", "SET", "not-a-number", "x");
+		List<Response<?>> responses = new ArrayList<>();
+
+		BatchException failure = catchThrowableOfType(BatchException.class,
+				() -> this.template.execute(BatchOptions.builder().chunkSize(7).build(), (batch) -> {
+					for (int i = 0; i < 300; i++) {
+						responses.add(batch.set("k" + i, "v" + i));
+					}
+					for (int i = 299; i >= 0; i--) {
+						responses.add(batch.get("k" + i));
+					}
+					responses.add(batch.incr("not-a-number"));
+					for (int i = 0; i < 300; i++) {
+						responses.add(batch.incr("counter" + i));
+					}
+				}));
+
+		BatchResults results = failure.getResults();
+		assertThat(results.size()).isEqualTo(901);
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(900);
+		assertThat(results.failures()).singleElement().satisfies((failed) -> {
+			assertThat(failed.index()).isEqualTo(600);
+			assertThat(failed.command()).isEqualTo("INCR");
+			assertThat(failed.message()).contains("not an integer");
+		});
+		for (int i = 0; i < 300; i++) {
+			assertThat(responses.get(i).get()).isEqualTo(true);
+			assertThat(responses.get(300 + i).get()).isEqualTo("v" + (299 - i));
+			assertThat(responses.get(601 + i).get()).isEqualTo(1L);
+		}
+		Set<Integer> masters = new java.util.HashSet<>();
+		for (int i = 0; i < 300; i++) {
+			masters.add(cluster.masterOf("k" + i).port());
+		}
+		assertThat(masters).hasSize(3);
+	}
+
+	@Test
+	void eachMasterGetsItsOwnChunks(RedisCluster cluster) {
+		BatchResults results = this.template.execute(BatchOptions.builder().chunkSize(100).build(), (batch) -> {
+			for (int i = 0; i < 3000; i++) {
+				batch.set("key:" + i, "v");
+			}
+		});
+
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(3000);
+		// about 1,000 commands per master, in chunks of up to 100: never a chunk that
+		// mixes masters, so at least 30 chunks, and at most 3 partial ones
+		assertThat(results.chunks()).isBetween(30, 33);
+		for (RedisProcess master : cluster.masters()) {
+			assertThat(master.info("commandstats").get("cmdstat_set")).as("SETs on %d", master.port())
+				.startsWith("calls=");
+		}
+	}
+
+	@Test
+	void aSlotMovedMidBatchLosesNothingAndRunsNothingTwice(RedisCluster cluster) {
+		List<String> counters = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			counters.add("{moving}:counter:" + i);
+		}
+		int slot = cluster.slot("{moving}");
+		RedisProcess source = cluster.masterOf(slot);
+		RedisProcess target = cluster.masters().stream().filter((m) -> m != source).findFirst().orElseThrow();
+
+		BatchResults results = this.template.execute(BatchOptions.builder().chunkSize(10).build(), (batch) -> {
+			counters.forEach(batch::incr);
+			// Half of the keys move first: the source answers ASK for them.
+			cluster.startMigration(slot, target);
+			cluster.migrateKeys(slot, target, counters.subList(0, 50).toArray(String[]::new));
+			counters.forEach(batch::incr);
+			// Then the slot moves: the source answers MOVED.
+			cluster.finishMigration(slot, target);
+			counters.forEach(batch::incr);
+		});
+
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(300);
+		assertThat(cluster.masterOf(slot)).isSameAs(target);
+		for (String counter : counters) {
+			assertThat(target.call("GET", counter)).as(counter).isEqualTo("3");
+		}
+		assertThat(target.info("commandstats").get("cmdstat_asking")).as("ASK was followed").startsWith("calls=");
+		// the next batch routes by the new topology: no redirect at all
+		long redirectedBefore = calls(target, "asking");
+		this.template.execute((batch) -> counters.forEach(batch::incr));
+		assertThat(calls(target, "asking")).isEqualTo(redirectedBefore);
+		assertThat(target.call("GET", counters.get(0))).isEqualTo("4");
+	}
+
+	@Test
+	void aScriptWhoseKeysSpanSlotsFailsBeforeSendingAndNamesTheSlotsNotTheKeys(RedisCluster cluster) {
+		RedisScript<Long> script = RedisScript.of("return redis.call('DEL', KEYS[1], KEYS[2])", Long.class);
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> this.template.execute((batch) -> {
+			batch.set("a", "1");
+			batch.eval(script, List.of("secret-key-a", "secret-key-b"));
+			batch.eval(script, List.of("{tag}:a", "{tag}:b"));
+		}));
+
+		BatchResults results = failure.getResults();
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(2);
+		assertThat(results.failures()).singleElement().satisfies((failed) -> {
+			assertThat(failed.index()).isEqualTo(1);
+			assertThat(failed.outcome()).isEqualTo(Outcome.FAILED);
+			assertThat(failed.message()).contains("different slots", "hash tag").doesNotContain("secret-key");
+		});
+		long evals = 0;
+		for (RedisProcess master : cluster.masters()) {
+			evals += calls(master, "eval");
+		}
+		assertThat(evals).as("only the script whose keys share a slot ran").isEqualTo(1);
+	}
+
+	@Test
+	void aTransactionalBatchRunsMultiExecWhenItsKeysShareASlot(RedisCluster cluster) {
+		BatchOptions transactional = BatchOptions.builder().transactional(true).build();
+		RedisProcess master = cluster.masterOf("{user:42}");
+		long execs = calls(master, "exec");
+
+		BatchResults results = this.template.execute(transactional, (batch) -> {
+			batch.set("{user:42}:name", "Ada");
+			batch.incr("{user:42}:visits");
+			batch.expire("{user:42}:visits", Duration.ofMinutes(5));
+		});
+
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(3);
+		assertThat(master.call("GET", "{user:42}:name")).isEqualTo("Ada");
+		assertThat(calls(master, "exec")).isEqualTo(execs + 1);
+	}
+
+	@Test
+	void aTransactionalBatchWhoseKeysSpanSlotsFailsBeforeSending(RedisCluster cluster) {
+		BatchOptions transactional = BatchOptions.builder().transactional(true).build();
+
+		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
+			.isThrownBy(() -> this.template.execute(transactional, (batch) -> {
+				batch.set("{user:1}:name", "Ada");
+				batch.set("{user:2}:name", "Grace");
+			}))
+			.withMessageContaining("one slot")
+			.withMessageContaining("hash tag");
+		for (RedisProcess master : cluster.masters()) {
+			assertThat(master.call("DBSIZE")).isEqualTo(0L);
+		}
+	}
+
+	@Test
+	void anUnreachableClusterStopsTheBatchAtItsFirstCommandWithNothingSent() {
+		try (BatchConnectionPool unreachable = BatchConnectionPool
+			.clusterBuilder(List.of(RedisURI.create("redis://127.0.0.1:" + FreePorts.next())))
+			.connectTimeout(Duration.ofSeconds(1))
+			.build()) {
+			StringBatchTemplate template = new StringBatchTemplate(unreachable);
+			List<Integer> recorded = new ArrayList<>();
+
+			BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+				for (int i = 0; i < 1000; i++) {
+					batch.set("key:" + i, "v");
+					recorded.add(i);
+				}
+			}));
+
+			assertThat(recorded).isEmpty();
+			assertThat(failure.getResults().size()).isZero();
+			assertThat(failure.getResults().abortReason()).contains("no route in the cluster");
+			assertThat(unreachable.getCreatedCount()).isZero();
+		}
+	}
+
+	@Test
+	void theExamplesOfTheClusterGuideRun(RedisCluster cluster) {
+		ClusterExamples examples = new ClusterExamples(this.template);
+
+		BatchResults saved = examples.saveUserAtomically(42, Map.of("name", "Ada", "city", "London"));
+		long notSent = examples.updatePrices(Map.of("price:1", "9.50", "price:2", "3.20", "price:3", "1.00"));
+
+		assertThat(saved.count(Outcome.SUCCESS)).isEqualTo(4);
+		assertThat(cluster.call("{user:42}", "HGET", "{user:42}:profile", "city")).isEqualTo("London");
+		assertThat(notSent).isZero();
+		assertThat(cluster.call("price:3", "GET", "price:3")).isEqualTo("1.00");
+	}
+
+	static long calls(RedisProcess server, String command) {
+		String stats = server.info("commandstats").get("cmdstat_" + command);
+		if (stats == null) {
+			return 0;
+		}
+		return Long.parseLong(stats.substring("calls=".length(), stats.indexOf(',')));
+	}
+
+}
