@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the whole benchmark suite against one fresh redis-server and writes
+# benchmarks/target/results/{results.md,results.csv,ops-per-strategy.svg,ops-vs-rtt.svg,sweep.svg}.
+# The standard profile takes about ten minutes on two cores. Run it on a quiet machine.
+#
+# Usage (from anywhere):
+#   benchmarks/run.sh                          # standard profile
+#   benchmarks/run.sh --profile full           # two forks, longer iterations (about three times as long)
+#   benchmarks/run.sh --profile smoke          # tiny: proves the chain works, measures nothing
+#   benchmarks/run.sh --groups peers,physical  # only some groups: peers sweep mixed sizes sizes-1m rtt cluster physical memory connections
+#   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
+#   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
+#   benchmarks/run.sh --publish                # also copy the report into docs/performance/
+#
+# It is the same as: ./mvnw -B -pl benchmarks -am -DskipTests -Pbenchmark verify -Dbenchmark.args="..."
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+args=()
+while [[ $# -gt 0 ]]; do
+	case "$1" in
+		--publish) args+=(--publish "$root/docs/performance") ;;
+		*) args+=("$1") ;;
+	esac
+	shift
+done
+cd "$root"
+exec ./mvnw -B -q -pl benchmarks -am -DskipTests -Pbenchmark verify "-Dbenchmark.args=${args[*]:-}"

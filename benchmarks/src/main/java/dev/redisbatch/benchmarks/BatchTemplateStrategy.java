@@ -1,0 +1,137 @@
+package dev.redisbatch.benchmarks;
+
+import java.util.List;
+import java.util.function.IntFunction;
+
+import dev.redisbatch.BatchConnectionPool;
+import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchResults;
+import dev.redisbatch.Outcome;
+import dev.redisbatch.Response;
+import dev.redisbatch.StringBatchTemplate;
+import io.lettuce.core.RedisURI;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * redis-batch's {@code BatchTemplate}: {@code setAll} for SET, {@code getAll} for GET and
+ * one {@code execute} for the mixed batch.
+ * <p>
+ * The named strategies use the {@code stringBatchTemplate} bean of redis-batch's
+ * auto-configuration (with {@code redis.batch.parallelism} set for the parallel ones);
+ * the sweep builds templates directly with a chunk size and parallelism.
+ */
+final class BatchTemplateStrategy implements Strategy {
+
+	private final StringBatchTemplate template;
+
+	private final @Nullable ConfigurableApplicationContext context;
+
+	private final @Nullable BatchConnectionPool ownedPool;
+
+	private BatchTemplateStrategy(StringBatchTemplate template, @Nullable ConfigurableApplicationContext context,
+			@Nullable BatchConnectionPool ownedPool) {
+		this.template = template;
+		this.context = context;
+		this.ownedPool = ownedPool;
+	}
+
+	/**
+	 * The auto-configured {@code stringBatchTemplate} bean.
+	 * @param endpoint where to connect
+	 * @param properties extra {@code redis.batch.*} properties
+	 * @return the strategy
+	 */
+	static BatchTemplateStrategy autoConfigured(Endpoint endpoint, String... properties) {
+		ConfigurableApplicationContext context = BootRedis.start(endpoint, properties);
+		return new BatchTemplateStrategy(context.getBean(StringBatchTemplate.class), context, null);
+	}
+
+	/**
+	 * A template built without Spring, on a pool of its own.
+	 * @param endpoint where to connect
+	 * @param chunkSize the chunk size
+	 * @param parallelism the parallelism
+	 * @return the strategy
+	 */
+	static BatchTemplateStrategy built(Endpoint endpoint, int chunkSize, int parallelism) {
+		BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(endpoint.uri())).build();
+		BatchOptions defaults = BatchOptions.builder().chunkSize(chunkSize).parallelism(parallelism).build();
+		return new BatchTemplateStrategy(new StringBatchTemplate(pool, defaults), null, pool);
+	}
+
+	/**
+	 * The options batches run with.
+	 * @return the resolved default options
+	 */
+	BatchOptions options() {
+		return this.template.getDefaultOptions();
+	}
+
+	@Override
+	public long set(Workload workload) {
+		// throws BatchException unless every SET succeeded
+		this.template.setAll(workload.entries(), Workload.TTL);
+		return workload.size();
+	}
+
+	@Override
+	public long get(Workload workload) {
+		List<@Nullable String> values = this.template.getAll(workload.keyList());
+		String[] expected = workload.values();
+		long matched = 0;
+		for (int i = 0; i < values.size(); i++) {
+			if (expected[i].equals(values.get(i))) {
+				matched++;
+			}
+		}
+		return matched;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public long mixed(Workload workload) {
+		String[] counters = workload.counterKeys();
+		String[] hashes = workload.hashKeys();
+		String[] keys = workload.keys();
+		String[] values = workload.values();
+		Response<@Nullable String>[] gets = new Response[counters.length];
+		BatchResults results = this.template.execute((batch) -> {
+			for (int i = 0; i < counters.length; i++) {
+				batch.incr(counters[i]);
+				batch.hset(hashes[i], Workload.FIELD, values[i]);
+				batch.expire(hashes[i], Workload.TTL);
+				gets[i] = batch.get(keys[i]);
+			}
+		});
+		// execute(...) throws unless every command succeeded: check the values read
+		long answered = results.count(Outcome.SUCCESS) - counters.length;
+		for (int i = 0; i < counters.length; i++) {
+			if (values[i].equals(gets[i].get())) {
+				answered++;
+			}
+		}
+		return answered;
+	}
+
+	@Override
+	public void setGenerated(int count, IntFunction<String> keys, String value) {
+		this.template.execute((batch) -> {
+			for (int i = 0; i < count; i++) {
+				batch.set(keys.apply(i), value, Workload.TTL);
+			}
+		});
+	}
+
+	@Override
+	public void close() {
+		if (this.context != null) {
+			this.context.close();
+		}
+		if (this.ownedPool != null) {
+			this.ownedPool.close();
+		}
+	}
+
+}

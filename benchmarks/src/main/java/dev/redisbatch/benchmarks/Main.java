@@ -1,0 +1,649 @@
+package dev.redisbatch.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.redisbatch.testsupport.RedisCluster;
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.TcpProxy;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+
+/**
+ * Runs the whole benchmark suite against one fresh {@code redis-server} and writes the
+ * report: {@code results.md}, {@code results.csv} and the SVG plots.
+ * <ol>
+ * <li>starts one Redis server (and the latency-adding proxies in front of it);</li>
+ * <li>runs the JMH groups of the {@link SuitePlan} in forked JVMs;</li>
+ * <li>runs {@code redis-benchmark -P 1000 -c 1} against the same server;</li>
+ * <li>runs the memory runs ({@code -Xmx256m}, one JVM per strategy) while polling the
+ * server's client output buffers, and the connection counts;</li>
+ * <li>writes the report, with every ratio taken from this run.</li>
+ * </ol>
+ * Usage: {@code Main [--out DIR] [--profile standard|full|smoke] [--groups a,b]
+ * [--jvm PATH] [--prof PROFILER] [--publish DIR]}. The groups are the JMH groups of the
+ * plan and {@code physical}, {@code memory}, {@code connections}.
+ *
+ * @since 0.1.0
+ */
+public final class Main {
+
+	private static final List<String> EXTRA_STEPS = List.of("physical", "memory", "connections");
+
+	private final Path out;
+
+	private final SuitePlan plan;
+
+	private final @Nullable Set<String> only;
+
+	private final String java;
+
+	private final @Nullable String profiler;
+
+	private final SuiteResults results = new SuiteResults();
+
+	private final PrintStream console = System.out;
+
+	private Main(Path out, SuitePlan plan, @Nullable Set<String> only, String java, @Nullable String profiler) {
+		this.out = out;
+		this.plan = plan;
+		this.only = only;
+		this.java = java;
+		this.profiler = profiler;
+	}
+
+	/**
+	 * Run the suite.
+	 * @param args see the class description
+	 * @throws Exception on failure
+	 */
+	public static void main(String[] args) throws Exception {
+		Path out = Path.of("target", "results");
+		String profile = "standard";
+		Set<String> only = null;
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		String profiler = null;
+		Path publish = null;
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--out" -> out = Path.of(args[++i]);
+				case "--profile" -> profile = args[++i];
+				case "--groups" -> only = new LinkedHashSet<>(List.of(args[++i].split(",")));
+				case "--jvm" -> java = args[++i];
+				case "--prof" -> profiler = args[++i];
+				case "--publish" -> publish = Path.of(args[++i]);
+				case "--help", "-h" -> {
+					System.out.println("Main [--out DIR] [--profile standard|full|smoke] [--groups a,b] [--jvm PATH]"
+							+ " [--prof PROFILER] [--publish DIR]");
+					return;
+				}
+				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
+			}
+		}
+		Main main = new Main(out, SuitePlan.of(profile), only, java, profiler);
+		main.results.command = "benchmarks/run.sh" + (profile.equals("standard") ? "" : " --profile " + profile);
+		main.run();
+		if (publish != null) {
+			main.publish(publish);
+		}
+		System.exit(0);
+	}
+
+	private void run() throws IOException, RunnerException {
+		Files.createDirectories(this.out);
+		long start = System.nanoTime();
+		this.results.profile = this.plan.profile();
+		describeEnvironment();
+		try (RedisProcess redis = RedisProcess.start()) {
+			this.results.environment.put("redis-server",
+					redis.binary().version() + " (" + redis.binary().source() + ", " + redis.binary().path() + ")");
+			Map<String, TcpProxy> proxies = new HashMap<>();
+			RedisCluster cluster = null;
+			try {
+				if (selected("cluster")) {
+					// three masters without replicas: the cluster group compares routing
+					// and
+					// pipelining, not replication
+					cluster = RedisCluster.start(3, 0);
+					this.results.environment.put("Redis Cluster",
+							"3 masters on loopback (" + String.join(", ", cluster.hostsAndPorts()) + "), no replicas");
+				}
+				for (String network : BenchmarkEnvironment.PROXIED) {
+					proxies.put(network, TcpProxy.start(redis.port())
+						.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network))));
+				}
+				this.console.printf("redis-server %s on port %d; profile %s; results in %s%n", redis.binary().version(),
+						redis.port(), this.plan.profile(), this.out.toAbsolutePath());
+				List<String> jvmArgs = new ArrayList<>(
+						List.of("-Xms4g", "-Xmx4g", "-D" + BenchmarkEnvironment.PORT + "=" + redis.port()));
+				for (Map.Entry<String, TcpProxy> proxy : proxies.entrySet()) {
+					jvmArgs
+						.add("-D" + BenchmarkEnvironment.PROXY_PREFIX + proxy.getKey() + "=" + proxy.getValue().port());
+				}
+				if (cluster != null) {
+					jvmArgs.add("-D" + BenchmarkEnvironment.CLUSTER + "="
+							+ String.join(",", cluster.nodes().stream().map((node) -> "" + node.port()).toList()));
+				}
+				this.results.settings.add("JMH forks: `" + String.join(" ", jvmArgs.subList(0, 2))
+						+ "`, mode average time per batch, one thread");
+				for (SuitePlan.Group group : this.plan.groups()) {
+					if (selected(group.name())) {
+						runGroup(group, jvmArgs);
+					}
+					if (group.name().equals("peers") && selected("physical")) {
+						runPhysicalLimit(redis);
+					}
+				}
+				if (selected("physical") && this.results.physical.isEmpty() && this.results.physicalNote == null) {
+					runPhysicalLimit(redis);
+				}
+			}
+			finally {
+				proxies.values().forEach(TcpProxy::close);
+				if (cluster != null) {
+					cluster.close();
+				}
+			}
+			if (selected("memory")) {
+				runMemory(redis.port());
+			}
+			if (selected("connections")) {
+				runConnections(redis.port());
+			}
+		}
+		this.results.duration = Duration.ofNanos(System.nanoTime() - start);
+		Report.write(this.results, this.plan, this.out);
+		this.console.printf("Done in %s. Report: %s%n", format(this.results.duration),
+				this.out.resolve("results.md").toAbsolutePath());
+	}
+
+	private boolean selected(String group) {
+		return this.only == null || this.only.contains(group);
+	}
+
+	private void describeEnvironment() {
+		Map<String, String> env = this.results.environment;
+		env.put("date", ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT)));
+		env.put("CPU", cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores (nproc)");
+		env.put("RAM", memTotal());
+		env.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+				+ System.getProperty("os.arch"));
+		env.put("JDK",
+				System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
+						+ System.getProperty("java.vendor") + ")"
+						+ (this.java.startsWith(System.getProperty("java.home")) ? "" : "; forks use " + this.java));
+		this.results.versions.putAll(Versions.libraries());
+		for (Strategies.Descriptor descriptor : Strategies.all()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
+		for (Strategies.Descriptor descriptor : Strategies.cluster()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
+	}
+
+	private static String cpuModel() {
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+				if (line.startsWith("model name")) {
+					return line.substring(line.indexOf(':') + 1).trim();
+				}
+			}
+		}
+		catch (IOException ex) {
+			// not Linux
+		}
+		return System.getProperty("os.arch");
+	}
+
+	private static String memTotal() {
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+				if (line.startsWith("MemTotal:")) {
+					long kb = Long.parseLong(line.replaceAll("\\D", ""));
+					return String.format(Locale.ROOT, "%.1f GiB", kb / 1024.0 / 1024.0);
+				}
+			}
+		}
+		catch (IOException ex) {
+			// not Linux
+		}
+		return "unknown";
+	}
+
+	private void runGroup(SuitePlan.Group group, List<String> jvmArgs) throws IOException, RunnerException {
+		SuitePlan.Iterations it = group.iterations();
+		this.console.printf("%n== %s (%s): %d benchmarks, %s%n", group.title(), group.name(), group.size(), it);
+		this.results.settings.add(group.title() + " (" + group.name() + "): " + it);
+		ChainedOptionsBuilder options = new OptionsBuilder().include(StrategyBenchmark.class.getName() + ".batch")
+			.param("strategy", group.strategies().toArray(String[]::new))
+			.param("workload", group.workloads().toArray(String[]::new))
+			.param("n", group.sizes().stream().map(String::valueOf).toArray(String[]::new))
+			.param("network", group.networks().toArray(String[]::new))
+			.forks(it.forks())
+			.warmupIterations(it.warmups())
+			.warmupTime(TimeValue.milliseconds(it.warmupMillis()))
+			.measurementIterations(it.measurements())
+			.measurementTime(TimeValue.milliseconds(it.measurementMillis()))
+			.timeout(TimeValue.minutes(5))
+			.jvm(this.java)
+			.jvmArgs(jvmArgs.toArray(String[]::new))
+			.shouldFailOnError(false);
+		if (this.profiler != null) {
+			options.addProfiler(this.profiler);
+		}
+		Path log = this.out.resolve("jmh-" + group.name() + ".log");
+		Collection<RunResult> runs;
+		try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+			Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+					this.console, group.size());
+			runs = new Runner(options.build(), progress).run();
+		}
+		Set<String> seen = new HashSet<>();
+		for (RunResult run : runs) {
+			BenchmarkParams params = run.getParams();
+			String strategy = params.getParam("strategy");
+			int n = Integer.parseInt(params.getParam("n"));
+			String network = params.getParam("network");
+			int rtt = BenchmarkEnvironment.rttMillis(network);
+			Result<?> primary = run.getPrimaryResult();
+			this.results.timings.add(new SuiteResults.Timing(group.name(), strategy, params.getParam("workload"), n,
+					Strategies.commands(strategy, n, rtt), network, rtt, primary.getScore(), primary.getScoreError(),
+					primary.getStatistics().getN()));
+			seen.add(key(strategy, params.getParam("workload"), n, network));
+		}
+		for (String strategy : group.strategies()) {
+			for (String workload : group.workloads()) {
+				for (int n : group.sizes()) {
+					for (String network : group.networks()) {
+						if (!seen.contains(key(strategy, workload, n, network))) {
+							this.results.missing.add(new SuiteResults.Missing(group.name(),
+									strategy + " " + workload + " n=" + n + " " + network,
+									"failed: see " + log.getFileName()));
+						}
+					}
+				}
+			}
+		}
+	}
+
+	private static String key(String strategy, String workload, int n, String network) {
+		return strategy + "|" + workload + "|" + n + "|" + network;
+	}
+
+	private void runPhysicalLimit(RedisProcess redis) {
+		Path executable = RedisBenchmarkTool.locate(redis.binary().path());
+		if (executable == null) {
+			this.results.physicalNote = "redis-benchmark was not available on this machine (not next to redis-server "
+					+ "nor on the PATH): the physical limit was not measured";
+			this.console.println(this.results.physicalNote);
+			return;
+		}
+		this.console.printf("%n== Physical limit: redis-benchmark -P 1000 -c 1%n");
+		try (ServerControl server = new ServerControl(redis.port())) {
+			server.flushAll();
+			this.results.environment.put("redis-benchmark", RedisBenchmarkTool.version(executable));
+			this.results.physical.addAll(RedisBenchmarkTool.run(executable, redis.port(),
+					this.plan.redisBenchmarkRequests(), this.plan.redisBenchmarkKeySpace()));
+			server.flushAll();
+		}
+		for (RedisBenchmarkTool.Result result : this.results.physical) {
+			this.console.printf("  %-12s %,12.0f requests/s%n", result.test(), result.requestsPerSecond());
+		}
+	}
+
+	private void runMemory(int port) throws IOException {
+		this.console.printf("%n== Memory: one batch of %,d SETs per strategy, -Xmx256m%n", this.plan.memoryCommands());
+		this.results.settings.add("Memory runs: one batch of " + this.plan.memoryCommands()
+				+ " SET (TTL 1 h) per strategy, keys generated on the fly from a space of 1M, in a JVM with "
+				+ "`-Xmx256m -XX:+ExitOnOutOfMemoryError`, time limit " + this.plan.memoryTimeout().toSeconds() + " s");
+		for (String id : Strategies.ids()) {
+			if (id.equals(Strategies.ROUND_TRIP)) {
+				this.results.memory.add(new SuiteResults.Memory(id, "SKIPPED", this.plan.memoryCommands(), 0, 0, 0, 0,
+						0, "not a batch: it holds one command at a time, and " + this.plan.memoryCommands()
+								+ " round trips would take longer than the whole suite"));
+				continue;
+			}
+			this.results.memory.add(memoryRun(id, port));
+		}
+	}
+
+	private SuiteResults.Memory memoryRun(String id, int port) throws IOException {
+		List<String> command = List.of(this.java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
+				System.getProperty("java.class.path"), Probe.class.getName(), "memory", id, String.valueOf(port),
+				String.valueOf(this.plan.memoryCommands()));
+		Path log = this.out.resolve("memory-" + id + ".log");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		LineCollector lines = new LineCollector(process, log);
+		long peakOmem = 0;
+		long deadline = System.nanoTime() + this.plan.memoryTimeout().toNanos();
+		boolean timedOut = false;
+		try (ServerControl server = new ServerControl(port)) {
+			while (process.isAlive()) {
+				peakOmem = Math.max(peakOmem, totalOmem(server));
+				if (System.nanoTime() > deadline) {
+					timedOut = true;
+					process.destroyForcibly();
+					break;
+				}
+				waitFor(process, 20);
+			}
+			waitFor(process, 10_000);
+			lines.join();
+			server.flushAll();
+		}
+		Map<String, String> result = lines.last("RESULT");
+		Map<String, String> progress = lines.last("PROGRESS");
+		double omemMb = peakOmem / 1024.0 / 1024.0;
+		String status;
+		String note;
+		if (timedOut) {
+			status = "TIMEOUT";
+			note = "did not finish within " + this.plan.memoryTimeout().toSeconds() + " s";
+		}
+		else if (process.exitValue() == 3) {
+			status = "OOM";
+			note = "OutOfMemoryError: the JVM exited";
+		}
+		else if (result.isEmpty()) {
+			status = "FAILED";
+			note = "exit code " + process.exitValue() + ", see " + log.getFileName();
+		}
+		else {
+			status = result.get("status");
+			note = "OK".equals(status) ? "all " + result.get("executed") + " SETs ran on the server"
+					: result.getOrDefault("error", "executed " + result.get("executed")).replace('_', ' ');
+		}
+		Map<String, String> heap = result.isEmpty() ? progress : result;
+		long recorded = "OK".equals(status) ? this.plan.memoryCommands()
+				: Long.parseLong(progress.getOrDefault("recorded", "0"));
+		SuiteResults.Memory memory = new SuiteResults.Memory(id, status, this.plan.memoryCommands(), recorded,
+				Long.parseLong(result.getOrDefault("elapsedMs", "0")), number(heap.get("peakHeapMb")),
+				number(heap.get("peakLiveMb")), omemMb, note);
+		this.console.printf("  %-24s %-8s peak heap %6.1f MB, live %6.1f MB, server omem %7.1f MB, %s%n", id, status,
+				memory.peakHeapMb(), memory.peakLiveMb(), omemMb,
+				"OK".equals(status) ? memory.elapsedMillis() + " ms" : "after " + recorded + " commands recorded");
+		return memory;
+	}
+
+	private static double number(@Nullable String text) {
+		return (text != null) ? Double.parseDouble(text) : Double.NaN;
+	}
+
+	private static long totalOmem(ServerControl server) {
+		long total = 0;
+		for (String line : server.clientList().split("\n")) {
+			int at = line.indexOf(" omem=");
+			if (at >= 0) {
+				int end = line.indexOf(' ', at + 6);
+				total += Long.parseLong(line.substring(at + 6, (end < 0) ? line.length() : end).trim());
+			}
+		}
+		return total;
+	}
+
+	private void runConnections(int port) throws IOException {
+		int batches = this.plan.connectionBatches();
+		int size = this.plan.connectionBatchSize();
+		this.console.printf("%n== Connections: new TCP connections during %d batches of %d SETs%n", batches, size);
+		this.results.settings.add("Connection counts: INFO stats total_connections_received before and after " + batches
+				+ " batches of " + size + " SET, after 10 warm-up batches; one JVM per strategy");
+		List<String> ids = new ArrayList<>(Strategies.ids());
+		// a batch larger than parallelism × chunk size, so that four chunks are in flight
+		ids.add(Strategies.sweepId(25, 4));
+		for (String id : ids) {
+			List<String> command = List.of(this.java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+					Probe.class.getName(), "connections", id, String.valueOf(port), String.valueOf(batches),
+					String.valueOf(size));
+			Path log = this.out.resolve("connections-" + id + ".log");
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			LineCollector lines = new LineCollector(process, log);
+			waitFor(process, TimeUnit.MINUTES.toMillis(5));
+			if (process.isAlive()) {
+				process.destroyForcibly();
+			}
+			lines.join();
+			Map<String, String> result = lines.last("RESULT");
+			SuiteResults.Connections connections = "OK".equals(result.get("status"))
+					? new SuiteResults.Connections(id, "OK", batches, size,
+							Long.parseLong(result.get("newConnections")), "")
+					: new SuiteResults.Connections(id, "FAILED", batches, size, -1,
+							result.getOrDefault("error", "see " + log.getFileName()).replace('_', ' '));
+			this.results.connections.add(connections);
+			this.console.printf("  %-24s %s%n", id, "OK".equals(connections.status())
+					? connections.newConnections() + " new connections" : "FAILED " + connections.note());
+		}
+	}
+
+	private static void waitFor(Process process, long millis) {
+		try {
+			process.waitFor(millis, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private void publish(Path target) throws IOException {
+		Files.createDirectories(target);
+		try (var files = Files.list(this.out)) {
+			for (Path file : files.toList()) {
+				String name = file.getFileName().toString();
+				if (name.endsWith(".md") || name.endsWith(".csv") || name.endsWith(".svg")) {
+					Files.copy(file, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+				}
+			}
+		}
+		this.console.println("Published the report to " + target.toAbsolutePath());
+	}
+
+	static String format(Duration duration) {
+		return String.format(Locale.ROOT, "%d min %02d s", duration.toMinutes(), duration.toSecondsPart());
+	}
+
+	/**
+	 * Reads a probe's output into its log file and keeps its {@code RESULT} and
+	 * {@code PROGRESS} lines.
+	 */
+	private static final class LineCollector {
+
+		private final List<String> lines = new ArrayList<>();
+
+		private final Thread thread;
+
+		LineCollector(Process process, Path log) {
+			this.thread = new Thread(() -> {
+				try (BufferedReader reader = new BufferedReader(
+						new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+						PrintStream file = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+					String line;
+					while ((line = reader.readLine()) != null) {
+						file.println(line);
+						if (line.startsWith("RESULT ") || line.startsWith("PROGRESS ")) {
+							synchronized (this.lines) {
+								this.lines.add(line);
+							}
+						}
+					}
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			}, "probe-output");
+			this.thread.setDaemon(true);
+			this.thread.start();
+		}
+
+		void join() {
+			try {
+				this.thread.join(10_000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		Map<String, String> last(String kind) {
+			synchronized (this.lines) {
+				for (int i = this.lines.size() - 1; i >= 0; i--) {
+					String line = this.lines.get(i);
+					if (line.startsWith(kind + " ")) {
+						Map<String, String> fields = new HashMap<>();
+						for (String part : line.substring(kind.length() + 1).split(" ")) {
+							int eq = part.indexOf('=');
+							if (eq > 0) {
+								fields.put(part.substring(0, eq), part.substring(eq + 1));
+							}
+						}
+						return fields;
+					}
+				}
+			}
+			return Map.of();
+		}
+
+	}
+
+	/**
+	 * Writes JMH's full output to the group's log file and a one-line summary per
+	 * benchmark to the console.
+	 */
+	private static final class Progress implements OutputFormat {
+
+		private final OutputFormat log;
+
+		private final PrintStream console;
+
+		private final int total;
+
+		private int started;
+
+		private long benchmarkStart;
+
+		Progress(OutputFormat log, PrintStream console, int total) {
+			this.log = log;
+			this.console = console;
+			this.total = total;
+		}
+
+		@Override
+		public void iteration(BenchmarkParams benchParams, IterationParams params, int iteration) {
+			this.log.iteration(benchParams, params, iteration);
+		}
+
+		@Override
+		public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration,
+				IterationResult data) {
+			this.log.iterationResult(benchParams, params, iteration, data);
+		}
+
+		@Override
+		public void startBenchmark(BenchmarkParams benchParams) {
+			this.started++;
+			this.benchmarkStart = System.nanoTime();
+			this.console.printf("  [%d/%d] %-26s %-5s n=%-8s %-6s ", this.started, this.total,
+					benchParams.getParam("strategy"), benchParams.getParam("workload"), benchParams.getParam("n"),
+					benchParams.getParam("network"));
+			this.console.flush();
+			this.log.startBenchmark(benchParams);
+		}
+
+		@Override
+		public void endBenchmark(BenchmarkResult result) {
+			long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - this.benchmarkStart);
+			if (result == null) {
+				this.console.printf("FAILED (%d s)%n", seconds);
+			}
+			else {
+				Result<?> primary = result.getPrimaryResult();
+				this.console.printf("%10.3f ± %.3f ms/batch (%d s)%n", primary.getScore(), primary.getScoreError(),
+						seconds);
+			}
+			this.log.endBenchmark(result);
+		}
+
+		@Override
+		public void startRun() {
+			this.log.startRun();
+		}
+
+		@Override
+		public void endRun(Collection<RunResult> result) {
+			this.log.endRun(result);
+		}
+
+		@Override
+		public void print(String s) {
+			this.log.print(s);
+		}
+
+		@Override
+		public void println(String s) {
+			if (s.contains("<failure>") || s.contains("Exception:")) {
+				this.console.println();
+				this.console.println("    " + s.lines().findFirst().orElse(s));
+			}
+			this.log.println(s);
+		}
+
+		@Override
+		public void flush() {
+			this.log.flush();
+		}
+
+		@Override
+		public void close() {
+			this.log.close();
+		}
+
+		@Override
+		public void verbosePrintln(String s) {
+			this.log.verbosePrintln(s);
+		}
+
+		@Override
+		public void write(int b) {
+			this.log.write(b);
+		}
+
+		@Override
+		public void write(byte[] b) throws IOException {
+			this.log.write(b);
+		}
+
+	}
+
+}

@@ -1,0 +1,186 @@
+package dev.redisbatch.benchmarks;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The data of one benchmark: random keys in the format {@code redis-benchmark} uses
+ * ({@code key:} and 12 digits, 16 bytes), values of {@value #VALUE_SIZE} random
+ * characters (as {@code redis-benchmark -d 64}), and a TTL of one hour on every write.
+ * <p>
+ * The mixed workload works on {@code commands / 4} entities, each with four commands:
+ * {@code INCR ctr:<id>}, {@code HSET hsh:<id> field <value>},
+ * {@code EXPIRE hsh:<id> 3600} and {@code GET key:<id>} (of a key that exists).
+ * <p>
+ * Everything is generated once per trial, so that no benchmark measures building its
+ * input.
+ */
+final class Workload {
+
+	/**
+	 * The size of every value in bytes (ASCII), as {@code redis-benchmark -d 64}.
+	 */
+	static final int VALUE_SIZE = 64;
+
+	/**
+	 * The TTL of every SET and EXPIRE.
+	 */
+	static final Duration TTL = Duration.ofHours(1);
+
+	/**
+	 * The hash field of the mixed workload.
+	 */
+	static final String FIELD = "field";
+
+	private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		.toCharArray();
+
+	private static final long KEY_SPACE = 1_000_000_000_000L;
+
+	private final String[] keys;
+
+	private final String[] values;
+
+	private final Map<String, String> entries;
+
+	private final List<String> keyList;
+
+	private final String[] counterKeys;
+
+	private final String[] hashKeys;
+
+	private Workload(String[] keys, String[] values, String[] counterKeys, String[] hashKeys) {
+		this.keys = keys;
+		this.values = values;
+		this.counterKeys = counterKeys;
+		this.hashKeys = hashKeys;
+		this.entries = new LinkedHashMap<>(keys.length * 2);
+		for (int i = 0; i < keys.length; i++) {
+			this.entries.put(keys[i], values[i]);
+		}
+		this.keyList = List.of(keys);
+	}
+
+	/**
+	 * Generate a workload.
+	 * @param commands the number of commands one operation sends: the number of keys for
+	 * SET and GET, and four commands per entity for the mixed workload
+	 * @param seed the random seed
+	 * @return the workload
+	 */
+	static Workload create(int commands, long seed) {
+		if (commands < 4) {
+			throw new IllegalArgumentException("at least 4 commands, was " + commands);
+		}
+		Random random = new Random(seed);
+		Set<Long> ids = new HashSet<>(commands * 2);
+		String[] keys = new String[commands];
+		String[] values = new String[commands];
+		long[] idOf = new long[commands];
+		for (int i = 0; i < commands; i++) {
+			long id;
+			do {
+				id = Math.floorMod(random.nextLong(), KEY_SPACE);
+			}
+			while (!ids.add(id));
+			idOf[i] = id;
+			keys[i] = key("key:", id);
+			values[i] = value(random);
+		}
+		int entities = commands / 4;
+		String[] counterKeys = new String[entities];
+		String[] hashKeys = new String[entities];
+		for (int i = 0; i < entities; i++) {
+			counterKeys[i] = key("ctr:", idOf[i]);
+			hashKeys[i] = key("hsh:", idOf[i]);
+		}
+		return new Workload(keys, values, counterKeys, hashKeys);
+	}
+
+	/**
+	 * A key in the format of {@code redis-benchmark -r}: the prefix and 12 digits.
+	 * @param prefix the prefix, 4 characters
+	 * @param id the id, below 10^12
+	 * @return the key
+	 */
+	static String key(String prefix, long id) {
+		char[] chars = new char[prefix.length() + 12];
+		prefix.getChars(0, prefix.length(), chars, 0);
+		long rest = id;
+		for (int i = chars.length - 1; i >= prefix.length(); i--) {
+			chars[i] = (char) ('0' + (rest % 10));
+			rest /= 10;
+		}
+		return new String(chars);
+	}
+
+	static String value(Random random) {
+		char[] chars = new char[VALUE_SIZE];
+		for (int i = 0; i < chars.length; i++) {
+			chars[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+		}
+		return new String(chars);
+	}
+
+	/**
+	 * The number of keys (SET, GET).
+	 * @return the size
+	 */
+	int size() {
+		return this.keys.length;
+	}
+
+	String[] keys() {
+		return this.keys;
+	}
+
+	String[] values() {
+		return this.values;
+	}
+
+	/**
+	 * Keys and values in key order, built once, for {@code setAll}-style APIs.
+	 * @return the entries
+	 */
+	Map<String, String> entries() {
+		return this.entries;
+	}
+
+	/**
+	 * The keys as an immutable list, for {@code getAll}-style APIs.
+	 * @return the keys
+	 */
+	List<String> keyList() {
+		return this.keyList;
+	}
+
+	/**
+	 * The number of entities of the mixed workload.
+	 * @return {@code size() / 4}
+	 */
+	int entities() {
+		return this.counterKeys.length;
+	}
+
+	/**
+	 * The number of commands of one mixed operation.
+	 * @return {@code 4 * entities()}
+	 */
+	int mixedCommands() {
+		return 4 * entities();
+	}
+
+	String[] counterKeys() {
+		return this.counterKeys;
+	}
+
+	String[] hashKeys() {
+		return this.hashKeys;
+	}
+
+}
