@@ -71,7 +71,7 @@ final class Report {
 		sizes();
 		rtt();
 		cluster(n);
-		sweep(n);
+		sweep();
 		memory();
 		connections();
 		strategies();
@@ -360,24 +360,17 @@ final class Report {
 		this.md.append("\n![commands per second against round-trip time](").append(RTT_SVG).append(")\n\n");
 	}
 
-	private void sweep(int n) {
-		sweepTable("sweep", n, "loopback", true);
-		sweepTable("sweep-rtt1", n, "through the proxy at 1 ms round trip", false);
-	}
-
-	private void sweepTable(String group, int n, String where, boolean headline) {
-		List<SuiteResults.Timing> rows = select((t) -> t.group().equals(group));
+	private void sweep() {
+		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("sweep"));
 		if (rows.isEmpty()) {
 			return;
 		}
 		List<Integer> chunkSizes = new ArrayList<>();
 		List<Integer> parallelism = new ArrayList<>();
 		sweepAxes(rows, chunkSizes, parallelism);
-		this.md.append(headline ? "## " : "### ")
-			.append("Defaults sweep: `BatchTemplate.setAll`, ")
+		this.md.append("## Defaults sweep: `BatchTemplate.setAll`, ")
 			.append(count(rows.get(0).n()))
-			.append(" keys with TTL, ")
-			.append(where)
+			.append(" keys with TTL, loopback")
 			.append("\n\ncommands/s (ms/batch ± error)\n\n| chunk size |");
 		for (int p : parallelism) {
 			this.md.append(" parallelism ").append(p).append(" |");
@@ -416,9 +409,7 @@ final class Report {
 				.append(format(t.commandsPerSecond()))
 				.append(" commands/s.\n"));
 		}
-		if (headline) {
-			this.md.append("\n![defaults sweep](").append(SWEEP_SVG).append(")\n");
-		}
+		this.md.append("\n![defaults sweep](").append(SWEEP_SVG).append(")\n");
 		this.md.append('\n');
 	}
 
