@@ -8,8 +8,8 @@ import java.util.Locale;
 /**
  * What one run of the suite measures, by profile.
  * <ul>
- * <li>{@code standard} (the default): everything the report needs, in about 16 minutes
- * on two quiet cores.</li>
+ * <li>{@code standard} (the default): everything the report needs, in about 16 minutes on
+ * two quiet cores.</li>
  * <li>{@code full}: the same benchmarks with two forks and longer iterations, for tighter
  * error bars (about three times as long).</li>
  * <li>{@code smoke}: tiny sizes and iterations, to prove the whole chain works in a few
