@@ -79,14 +79,7 @@ final class BatchTemplateStrategy implements Strategy {
 	@Override
 	public long get(Workload workload) {
 		List<@Nullable String> values = this.template.getAll(workload.keyList());
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < values.size(); i++) {
-			if (expected[i].equals(values.get(i))) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(values.size(), (i) -> values.get(i));
 	}
 
 	@Override

@@ -89,14 +89,7 @@ final class ExecutePipelinedStrategy implements Strategy {
 			}
 			return null;
 		});
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < results.size(); i++) {
-			if (expected[i].equals(results.get(i))) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(results.size(), (i) -> results.get(i));
 	}
 
 	@Override

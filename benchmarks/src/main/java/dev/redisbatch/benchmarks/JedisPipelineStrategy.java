@@ -53,14 +53,7 @@ final class JedisPipelineStrategy implements Strategy {
 			}
 			pipeline.sync();
 		}
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < responses.length; i++) {
-			if (expected[i].equals(responses[i].get())) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(responses.length, (i) -> responses[i].get());
 	}
 
 	@Override

@@ -94,14 +94,7 @@ final class LettuceManualFlushStrategy implements Strategy {
 		}
 		this.connection.flushCommands();
 		await(futures);
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < futures.length; i++) {
-			if (expected[i].equals(futures[i].toCompletableFuture().getNow(null))) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(futures.length, (i) -> futures[i].toCompletableFuture().getNow(null));
 	}
 
 	@Override

@@ -43,14 +43,7 @@ final class RedisBatchMethodStrategy implements Strategy {
 	@Override
 	public long get(Workload workload) {
 		List<Response<@Nullable String>> responses = this.writer.getAll(workload.keys());
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < responses.size(); i++) {
-			if (expected[i].equals(responses.get(i).get())) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(responses.size(), (i) -> responses.get(i).get());
 	}
 
 	@Override

@@ -76,14 +76,7 @@ final class RedissonBatchStrategy implements Strategy {
 			batch.getBucket(key, StringCodec.INSTANCE).getAsync();
 		}
 		List<?> responses = batch.execute().getResponses();
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < responses.size(); i++) {
-			if (expected[i].equals(responses.get(i))) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(responses.size(), (i) -> responses.get(i));
 	}
 
 	@Override

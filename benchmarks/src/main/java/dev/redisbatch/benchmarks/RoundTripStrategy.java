@@ -42,14 +42,7 @@ final class RoundTripStrategy implements Strategy {
 	@Override
 	public long get(Workload workload) {
 		String[] keys = workload.keys();
-		String[] expected = workload.values();
-		long matched = 0;
-		for (int i = 0; i < keys.length; i++) {
-			if (expected[i].equals(this.values.get(keys[i]))) {
-				matched++;
-			}
-		}
-		return matched;
+		return workload.matchingValues(keys.length, (i) -> this.values.get(keys[i]));
 	}
 
 	@Override

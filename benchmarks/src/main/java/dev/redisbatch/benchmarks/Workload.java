@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.IntFunction;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The data of one benchmark: random keys in the format {@code redis-benchmark} uses
@@ -141,6 +144,23 @@ final class Workload {
 
 	String[] values() {
 		return this.values;
+	}
+
+	/**
+	 * How many of the first {@code count} values read back equal the values written: the
+	 * check every strategy applies to its GET replies.
+	 * @param count how many values were read
+	 * @param actual the value read for the i-th key
+	 * @return the number of values that match
+	 */
+	long matchingValues(int count, IntFunction<@Nullable Object> actual) {
+		long matched = 0;
+		for (int i = 0; i < count; i++) {
+			if (this.values[i].equals(actual.apply(i))) {
+				matched++;
+			}
+		}
+		return matched;
 	}
 
 	/**

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,7 +22,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -168,8 +166,6 @@ class TimingEndpointsTests {
 	}
 
 	@Test
-	@EnabledIf(value = "batchMetricsAreWired",
-			disabledReason = "redis.batch.* meters need the Micrometer wiring of the autoconfigure module")
 	void batchMetersShowUpAtTheMetricsEndpointAfterABatch() {
 		assertThat(this.client.get("/redis/pipeline/10").status()).isEqualTo(200);
 
@@ -178,10 +174,6 @@ class TimingEndpointsTests {
 		List<String> names = new ArrayList<>();
 		metrics.body().get("names").forEach((name) -> names.add(name.asString()));
 		assertThat(names).anySatisfy((name) -> assertThat(name).startsWith("redis.batch"));
-	}
-
-	static boolean batchMetricsAreWired() {
-		return ClassUtils.isPresent("dev.redisbatch.autoconfigure.RedisBatchObservationAutoConfiguration", null);
 	}
 
 	private static List<String> fieldNames(JsonNode node) {
