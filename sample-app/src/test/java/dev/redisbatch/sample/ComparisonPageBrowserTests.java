@@ -9,13 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.redisbatch.sample.timing.ComparisonService;
-import dev.redisbatch.testsupport.RedisProcess;
-import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -27,13 +23,6 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -42,10 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code chromedriver}; skipped when they are missing). Selenium Manager never runs: the
  * driver and browser paths are given, and Chromium's background networking is off.
  */
-@ExtendWith(RedisServerExtension.class)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class ComparisonPageBrowserTests {
+class ComparisonPageBrowserTests extends SampleAppAgainstOwnRedis {
 
 	private static final Path CHROMIUM = Path.of(System.getProperty("sample.chromium", "/usr/bin/chromium"));
 
@@ -60,23 +46,7 @@ class ComparisonPageBrowserTests {
 
 	private static final int RTT = Integer.getInteger("sample.browser.rtt", 1);
 
-	private static RedisProcess redis;
-
-	@LocalServerPort
-	private int port;
-
 	private ChromeDriver browser;
-
-	@BeforeAll
-	static void redis(RedisProcess server) {
-		redis = server;
-	}
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> "127.0.0.1");
-		registry.add("spring.data.redis.port", () -> redis.port());
-	}
 
 	@BeforeEach
 	void startBrowser(@TempDir Path profile) {

@@ -7,21 +7,10 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.redisbatch.sample.SampleClient.Reply;
 import dev.redisbatch.sample.timing.ComparisonService;
-import dev.redisbatch.testsupport.RedisProcess;
-import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -30,31 +19,12 @@ import static org.awaitility.Awaitility.await;
  * The comparison, the sweep, one run at a time, and the simulated round trip, against a
  * real Redis server of the test's own behind the sample's latency proxy.
  */
-@ExtendWith(RedisServerExtension.class)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class ComparisonTests {
+class ComparisonTests extends SampleAppAgainstOwnRedis {
 
 	private static final List<String> STRATEGIES = List.of("one-per-round-trip", "spring-data-pipeline",
 			"batch-template", "batch-template-parallel", "redis-batch-annotation");
 
-	private static RedisProcess redis;
-
-	@LocalServerPort
-	private int port;
-
 	private SampleClient client;
-
-	@BeforeAll
-	static void redis(RedisProcess server) {
-		redis = server;
-	}
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> "127.0.0.1");
-		registry.add("spring.data.redis.port", () -> redis.port());
-	}
 
 	@BeforeEach
 	void client() {

@@ -5,23 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 import dev.redisbatch.sample.SampleClient.Reply;
-import dev.redisbatch.testsupport.RedisProcess;
-import dev.redisbatch.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,28 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The four classic endpoints, count validation and the actuator endpoints, against a real
  * Redis server of the test's own.
  */
-@ExtendWith(RedisServerExtension.class)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.max-count=5000")
-@DirtiesContext
-class TimingEndpointsTests {
-
-	private static RedisProcess redis;
-
-	@LocalServerPort
-	private int port;
+@TestPropertySource(properties = "sample.max-count=5000")
+class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 
 	private SampleClient client;
-
-	@BeforeAll
-	static void redis(RedisProcess server) {
-		redis = server;
-	}
-
-	@DynamicPropertySource
-	static void redisProperties(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> "127.0.0.1");
-		registry.add("spring.data.redis.port", () -> redis.port());
-	}
 
 	@BeforeEach
 	void client() {
