@@ -362,8 +362,9 @@ class FaultTests {
 			}
 			interruptedAfter.set(Thread.currentThread().isInterrupted());
 		});
-		worker.start();
+		// read before the worker starts: its first chunk may reach the proxy at once
 		long warmUpBytes = proxy.clientBytes();
+		worker.start();
 		await().atMost(Duration.ofSeconds(10)).until(() -> proxy.clientBytes() > warmUpBytes && pool.getActive() == 1);
 
 		worker.interrupt();

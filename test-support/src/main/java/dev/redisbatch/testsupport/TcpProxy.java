@@ -134,7 +134,8 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * The number of request bytes forwarded to the server.
+	 * The number of request bytes received from clients (counted on arrival, before the
+	 * simulated delay).
 	 * @return the count
 	 */
 	public long clientBytes() {
