@@ -108,15 +108,7 @@ final class ExecutePipelinedStrategy implements Strategy {
 			}
 			return null;
 		});
-		long answered = 0;
-		for (int i = 0; i + 3 < results.size(); i += 4) {
-			int entity = i / 4;
-			answered += (results.get(i) instanceof Long) ? 1 : 0;
-			answered += (results.get(i + 1) instanceof Boolean) ? 1 : 0;
-			answered += Boolean.TRUE.equals(results.get(i + 2)) ? 1 : 0;
-			answered += values[entity].equals(results.get(i + 3)) ? 1 : 0;
-		}
-		return answered;
+		return workload.answeredMixed(results.size(), results::get);
 	}
 
 	@Override

@@ -73,6 +73,8 @@ final class JedisPipelineStrategy implements Strategy {
 			}
 			pipeline.sync();
 		}
+		// Jedis answers HSET and EXPIRE with numbers, so Workload.answeredMixed does not
+		// apply
 		long answered = 0;
 		for (int i = 0; i < counters.length; i++) {
 			answered += (responses[4 * i].get() instanceof Long) ? 1 : 0;

@@ -113,14 +113,7 @@ final class LettuceManualFlushStrategy implements Strategy {
 		}
 		this.connection.flushCommands();
 		await(futures);
-		long answered = 0;
-		for (int i = 0; i < counters.length; i++) {
-			answered += (futures[4 * i].toCompletableFuture().getNow(null) instanceof Long) ? 1 : 0;
-			answered += (futures[4 * i + 1].toCompletableFuture().getNow(null) instanceof Boolean) ? 1 : 0;
-			answered += Boolean.TRUE.equals(futures[4 * i + 2].toCompletableFuture().getNow(null)) ? 1 : 0;
-			answered += values[i].equals(futures[4 * i + 3].toCompletableFuture().getNow(null)) ? 1 : 0;
-		}
-		return answered;
+		return workload.answeredMixed(futures.length, (i) -> futures[i].toCompletableFuture().getNow(null));
 	}
 
 	/**

@@ -94,15 +94,7 @@ final class RedissonBatchStrategy implements Strategy {
 		}
 		BatchResult<?> result = batch.execute();
 		List<?> responses = result.getResponses();
-		long answered = 0;
-		for (int i = 0; i + 3 < responses.size(); i += 4) {
-			int entity = i / 4;
-			answered += (responses.get(i) instanceof Long) ? 1 : 0;
-			answered += (responses.get(i + 1) instanceof Boolean) ? 1 : 0;
-			answered += Boolean.TRUE.equals(responses.get(i + 2)) ? 1 : 0;
-			answered += values[entity].equals(responses.get(i + 3)) ? 1 : 0;
-		}
-		return answered;
+		return workload.answeredMixed(responses.size(), responses::get);
 	}
 
 	@Override

@@ -195,6 +195,25 @@ final class Workload {
 		return 4 * entities();
 	}
 
+	/**
+	 * How many replies of a mixed batch are what Spring Data Redis, Lettuce and Redisson
+	 * answer: per entity, INCR a {@code Long}, HSET a {@code Boolean}, EXPIRE
+	 * {@code true}, and GET the value written.
+	 * @param replies how many replies came back
+	 * @param reply the j-th reply, in the order the commands were sent
+	 * @return the number of replies as expected
+	 */
+	long answeredMixed(int replies, IntFunction<@Nullable Object> reply) {
+		long answered = 0;
+		for (int i = 0; i + 3 < replies; i += 4) {
+			answered += (reply.apply(i) instanceof Long) ? 1 : 0;
+			answered += (reply.apply(i + 1) instanceof Boolean) ? 1 : 0;
+			answered += Boolean.TRUE.equals(reply.apply(i + 2)) ? 1 : 0;
+			answered += this.values[i / 4].equals(reply.apply(i + 3)) ? 1 : 0;
+		}
+		return answered;
+	}
+
 	String[] counterKeys() {
 		return this.counterKeys;
 	}
