@@ -1,4 +1,4 @@
-package dev.redisbatch;
+package dev.redisbatch.autoconfigure;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
@@ -12,42 +12,34 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * Keeps the architecture honest: the API does not know the auto-configuration, only the
- * auto-configuration imports Spring Boot, packages have no cycles, and
- * auto-configurations are public, final and expose nothing else.
+ * Keeps the Boot module honest: it holds the auto-configuration package and nothing else,
+ * nothing in the library knows it, and auto-configurations are public, final and expose
+ * nothing else. The library's own rules are in the core module's architecture tests.
  */
-class ArchitectureTests {
+class AutoConfigurationArchitectureTests {
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.redisbatch");
 
 	@Test
-	void theApiDoesNotDependOnTheAutoConfigurationOrTheAnnotationSupport() {
-		noClasses().that()
-			.resideInAPackage("dev.redisbatch")
-			.should()
-			.dependOnClassesThat()
-			.resideInAnyPackage("dev.redisbatch.autoconfigure..", "dev.redisbatch.annotation..")
-			.check(CLASSES);
+	void theBootModuleHoldsOnlyTheAutoConfigurationPackage() {
+		JavaClasses module = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+			.importPackages("dev.redisbatch");
+		classes().should().resideInAPackage("dev.redisbatch.autoconfigure").check(module);
 	}
 
 	@Test
-	void onlyTheAutoConfigurationImportsSpringBoot() {
+	void nothingOutsideTheAutoConfigurationDependsOnIt() {
 		noClasses().that()
 			.resideOutsideOfPackage("dev.redisbatch.autoconfigure..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAPackage("org.springframework.boot..")
+			.resideInAPackage("dev.redisbatch.autoconfigure..")
 			.check(CLASSES);
-	}
-
-	@Test
-	void packagesHaveNoCycles() {
-		slices().matching("dev.redisbatch.(**)").should().beFreeOfCycles().check(CLASSES);
 	}
 
 	@Test

@@ -20,8 +20,8 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
+import dev.redisbatch.testsupport.CapturedOutput;
+import dev.redisbatch.testsupport.OutputCaptureExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
