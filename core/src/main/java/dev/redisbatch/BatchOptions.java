@@ -51,7 +51,7 @@ public final class BatchOptions {
 	 */
 	public static final int MAX_RETRY_ATTEMPTS = 10;
 
-	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null, 0, Duration.ZERO);
+	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null, null, null);
 
 	private final @Nullable Integer chunkSize;
 
@@ -65,13 +65,13 @@ public final class BatchOptions {
 
 	private final @Nullable Long maxChunkBytes;
 
-	private final int retryAttempts;
+	private final @Nullable Integer retryAttempts;
 
-	private final Duration retryBackoff;
+	private final @Nullable Duration retryBackoff;
 
 	private BatchOptions(@Nullable Integer chunkSize, @Nullable Integer parallelism, @Nullable Duration timeout,
-			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes, int retryAttempts,
-			Duration retryBackoff) {
+			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes,
+			@Nullable Integer retryAttempts, @Nullable Duration retryBackoff) {
 		this.chunkSize = chunkSize;
 		this.parallelism = parallelism;
 		this.timeout = timeout;
@@ -170,18 +170,19 @@ public final class BatchOptions {
 
 	/**
 	 * How many more times commands that were not sent (and unknown ones marked
-	 * idempotent) are sent again; {@code 0} (the default) for never.
+	 * idempotent) are sent again, {@code 0} for never; or {@code null} for the default
+	 * (the template's, which is never unless it was built with a retry).
 	 * @return the retry attempts
 	 */
-	public int retryAttempts() {
+	public @Nullable Integer retryAttempts() {
 		return this.retryAttempts;
 	}
 
 	/**
-	 * How long to wait before each retry attempt.
+	 * How long to wait before each retry attempt, or {@code null} for the default.
 	 * @return the backoff
 	 */
-	public Duration retryBackoff() {
+	public @Nullable Duration retryBackoff() {
 		return this.retryBackoff;
 	}
 
@@ -193,8 +194,9 @@ public final class BatchOptions {
 	BatchOptions withDefaults(BatchOptions defaults) {
 		return new BatchOptions(pick(this.chunkSize, defaults.chunkSize), pick(this.parallelism, defaults.parallelism),
 				pick(this.timeout, defaults.timeout), pick(this.transactional, defaults.transactional),
-				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes), this.retryAttempts,
-				this.retryBackoff);
+				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes),
+				(this.retryAttempts != null) ? this.retryAttempts : defaults.retryAttempts,
+				(this.retryAttempts != null) ? this.retryBackoff : defaults.retryBackoff);
 	}
 
 	boolean isComplete() {
@@ -217,7 +219,8 @@ public final class BatchOptions {
 		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
 				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
 				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes)
-				&& this.retryAttempts == that.retryAttempts && this.retryBackoff.equals(that.retryBackoff);
+				&& Objects.equals(this.retryAttempts, that.retryAttempts)
+				&& Objects.equals(this.retryBackoff, that.retryBackoff);
 	}
 
 	@Override
@@ -282,9 +285,9 @@ public final class BatchOptions {
 
 		private @Nullable Long maxChunkBytes;
 
-		private int retryAttempts;
+		private @Nullable Integer retryAttempts;
 
-		private Duration retryBackoff = Duration.ZERO;
+		private @Nullable Duration retryBackoff;
 
 		private Builder() {
 		}
@@ -372,7 +375,7 @@ public final class BatchOptions {
 		 * not marked idempotent (they may have run). Applies to commands recorded through
 		 * {@link Batch}; commands that {@code RedisTemplate} code issues in a
 		 * {@code @RedisBatch} method are not retried.
-		 * @param attempts from 0 (off, the default) to
+		 * @param attempts from 0 (off, the built-in default) to
 		 * {@value BatchOptions#MAX_RETRY_ATTEMPTS}
 		 * @param backoff how long to wait before each attempt, not negative
 		 * @return this builder

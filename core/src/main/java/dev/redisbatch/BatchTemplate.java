@@ -66,6 +66,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		.transactional(false)
 		.name(BatchOptions.DEFAULT_NAME)
 		.maxChunkBytes(DEFAULT_MAX_CHUNK_BYTES)
+		.retry(0, Duration.ZERO)
 		.build();
 
 	private final BatchConnectionPool pool;

@@ -10,7 +10,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,10 +20,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.redisbatch.observation.BatchObservationContext;
+import dev.redisbatch.protocol.ClusterKeys;
+import dev.redisbatch.protocol.RespWriter;
+import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -73,16 +74,6 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  * Not thread-safe: a pipeline belongs to the thread that runs the batch.
  */
 final class ChunkedPipeline {
-
-	/**
-	 * The slot of a command without keys: on a cluster it goes to any master.
-	 */
-	static final int ANY_SLOT = -1;
-
-	/**
-	 * The "slot" of a command whose keys hash to different slots.
-	 */
-	static final int CROSS_SLOT = -2;
 
 	private static final int MAX_REDIRECTS = 5;
 
@@ -143,7 +134,7 @@ final class ChunkedPipeline {
 
 	private int commandStart = -1;
 
-	private int commandSlot = ANY_SLOT;
+	private int commandSlot = Slots.ANY;
 
 	private int submitted;
 
@@ -169,7 +160,7 @@ final class ChunkedPipeline {
 
 	private boolean topologyStale;
 
-	private int transactionSlot = ANY_SLOT;
+	private int transactionSlot = Slots.ANY;
 
 	private boolean finished;
 
@@ -199,7 +190,7 @@ final class ChunkedPipeline {
 		this.timeoutNanos = require(options.timeout()).toNanos();
 		this.transactional = require(options.transactional());
 		this.maxChunkBytes = require(options.maxChunkBytes());
-		this.retryAttemptsLeft = options.retryAttempts();
+		this.retryAttemptsLeft = require(options.retryAttempts());
 		this.context = (context != null) ? context
 				: new BatchObservationContext(this.name,
 						this.transactional ? BatchObservationContext.Mode.TRANSACTION
@@ -239,27 +230,18 @@ final class ChunkedPipeline {
 
 	/**
 	 * The slot that routes a command with this key: on a cluster its hash slot, otherwise
-	 * {@link #ANY_SLOT} (no hashing needed).
+	 * {@link #Slots.ANY} (no hashing needed).
 	 */
 	int slotOf(byte[] key) {
-		return this.cluster ? SlotHash.getSlot(key) : ANY_SLOT;
+		return this.cluster ? Slots.of(key) : Slots.ANY;
 	}
 
 	/**
-	 * The slot that routes a command with these keys: {@link #CROSS_SLOT} when they hash
+	 * The slot that routes a command with these keys: {@link #Slots.CROSS} when they hash
 	 * to different slots of a cluster.
 	 */
 	int slotOf(byte[][] keys) {
-		if (!this.cluster || keys.length == 0) {
-			return ANY_SLOT;
-		}
-		int slot = SlotHash.getSlot(keys[0]);
-		for (int i = 1; i < keys.length; i++) {
-			if (SlotHash.getSlot(keys[i]) != slot) {
-				return CROSS_SLOT;
-			}
-		}
-		return slot;
+		return this.cluster ? Slots.of(keys) : Slots.ANY;
 	}
 
 	/**
@@ -267,11 +249,7 @@ final class ChunkedPipeline {
 	 * keys.
 	 */
 	static String crossSlotMessage(String command, byte[][] keys) {
-		TreeSet<Integer> slots = new TreeSet<>();
-		for (byte[] key : keys) {
-			slots.add(SlotHash.getSlot(key));
-		}
-		return "not sent: the keys of " + command + " hash to different slots of the cluster " + slots
+		return "not sent: the keys of " + command + " hash to different slots of the cluster " + Slots.distinct(keys)
 				+ ", and one command can only reach the keys of one slot. Put keys that go together under one hash "
 				+ "tag, such as {order:42}:items and {order:42}:total";
 	}
@@ -340,7 +318,7 @@ final class ChunkedPipeline {
 		checkNotFinished();
 		observeFromFirstCommand();
 		if (this.cluster && this.transactional && slot >= 0) {
-			if (this.transactionSlot == ANY_SLOT) {
+			if (this.transactionSlot == Slots.ANY) {
 				this.transactionSlot = slot;
 			}
 			else if (slot != this.transactionSlot) {
@@ -351,7 +329,7 @@ final class ChunkedPipeline {
 						+ "transactional off. Nothing of this command was sent.");
 			}
 		}
-		int route = (slot == ANY_SLOT && this.transactional) ? this.transactionSlot : slot;
+		int route = (slot == Slots.ANY && this.transactional) ? this.transactionSlot : slot;
 		Lane lane = (this.abortReason == null) ? lane(route) : unroutable();
 		// a batch that could not route the command stops here, before recording it
 		throwIfJustAborted();
@@ -394,19 +372,19 @@ final class ChunkedPipeline {
 	 * {@code UNLINK}, {@code EXISTS}, {@code TOUCH}, {@code MGET}) and refused otherwise.
 	 */
 	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
-		int slot = ANY_SLOT;
+		int slot = Slots.ANY;
 		if (this.cluster) {
 			CommandArgs<byte[], byte[]> args = command.getArgs();
 			byte[][] keys = (args != null) ? ClusterKeys.keys(command.getType(), args) : null;
 			if (keys != null) {
 				slot = slotOf(keys);
-				if (slot == CROSS_SLOT) {
+				if (slot == Slots.CROSS) {
 					return addSplit(command, keys, converter);
 				}
 			}
 			else if (args != null) {
 				ByteBuffer first = args.getFirstEncodedKey();
-				slot = (first != null) ? SlotHash.getSlot(first) : ANY_SLOT;
+				slot = (first != null) ? io.lettuce.core.cluster.SlotHash.getSlot(first) : Slots.ANY;
 			}
 		}
 		command.encode(startCommand(slot));
@@ -1009,7 +987,7 @@ final class ChunkedPipeline {
 			return false;
 		}
 		try {
-			TimeUnit.NANOSECONDS.sleep(this.options.retryBackoff().toNanos());
+			TimeUnit.NANOSECONDS.sleep(require(this.options.retryBackoff()).toNanos());
 			return true;
 		}
 		catch (InterruptedException ex) {
@@ -1458,7 +1436,7 @@ final class ChunkedPipeline {
 
 		private int slotOf(int i) {
 			int[] slotOf = this.slots;
-			return (slotOf != null) ? slotOf[i] : ANY_SLOT;
+			return (slotOf != null) ? slotOf[i] : Slots.ANY;
 		}
 
 		/**

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.redisbatch.protocol.Redirect;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.output.CommandOutput;
@@ -179,7 +180,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	@Override
 	public void complete() {
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
-		if (lettuce != null && !(this.redirectable && isRedirect(lettuce.getOutput().getError()))) {
+		if (lettuce != null && !(this.redirectable && Redirect.isRedirect(lettuce.getOutput().getError()))) {
 			// A redirected command goes to another master: whoever holds the Lettuce
 			// command waits for that reply instead.
 			lettuce.complete();
@@ -407,10 +408,6 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 */
 	void whenSettled(Runnable action) {
 		this.whenSettled = action;
-	}
-
-	static boolean isRedirect(@Nullable String error) {
-		return error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "));
 	}
 
 	// ------------------------------------------------------------------ retries

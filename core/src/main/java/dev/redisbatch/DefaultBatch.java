@@ -13,6 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.redisbatch.protocol.RespWriter;
+import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
@@ -392,7 +394,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 			return failed(CommandType.EVAL, ex);
 		}
 		int slot = this.pipeline.slotOf(rawKeys);
-		if (slot == ChunkedPipeline.CROSS_SLOT) {
+		if (slot == Slots.CROSS) {
 			checkUsable();
 			return this.pipeline.addFailed(CommandType.EVAL.name(), ChunkedPipeline.crossSlotMessage("EVAL", rawKeys),
 					null);

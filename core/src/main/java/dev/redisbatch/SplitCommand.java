@@ -6,7 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.lettuce.core.cluster.SlotHash;
+import dev.redisbatch.protocol.RespWriter;
+import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
@@ -52,7 +53,7 @@ final class SplitCommand {
 		this.positionInPart = new int[keys.length];
 		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
 		for (int i = 0; i < keys.length; i++) {
-			bySlot.computeIfAbsent(SlotHash.getSlot(keys[i]), (slot) -> new ArrayList<>()).add(i);
+			bySlot.computeIfAbsent(Slots.of(keys[i]), (slot) -> new ArrayList<>()).add(i);
 		}
 		boolean values = type == CommandType.MGET;
 		for (Map.Entry<Integer, List<Integer>> group : bySlot.entrySet()) {

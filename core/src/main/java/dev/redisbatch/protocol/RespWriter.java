@@ -1,4 +1,4 @@
-package dev.redisbatch;
+package dev.redisbatch.protocol;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,8 +12,10 @@ import io.netty.buffer.ByteBuf;
  * ({@code *<n>\r\n$<len>\r\n<bytes>\r\n...}). A chunk's commands are written once, by the
  * thread that records them, straight into the chunk's buffer; the connection's event loop
  * then only copies the chunk to the socket. Replies are still decoded by Lettuce.
+ *
+ * @since 0.1.0
  */
-final class RespWriter {
+public final class RespWriter {
 
 	private static final byte[] CRLF = { '\r', '\n' };
 
@@ -36,7 +38,12 @@ final class RespWriter {
 		return headers;
 	}
 
-	static void array(ByteBuf buffer, int elements) {
+	/**
+	 * Write the header of an array: {@code *<elements>\r\n}.
+	 * @param buffer where to write
+	 * @param elements how many bulk strings follow
+	 */
+	public static void array(ByteBuf buffer, int elements) {
 		if (elements < ARRAY_HEADERS.length) {
 			buffer.writeBytes(ARRAY_HEADERS[elements]);
 			return;
@@ -46,7 +53,13 @@ final class RespWriter {
 		buffer.writeBytes(CRLF);
 	}
 
-	static void bulk(ByteBuf buffer, byte[] bytes) {
+	/**
+	 * Write a bulk string: {@code $<length>\r\n<bytes>\r\n}. Any bytes, empty and binary
+	 * included.
+	 * @param buffer where to write
+	 * @param bytes the bytes
+	 */
+	public static void bulk(ByteBuf buffer, byte[] bytes) {
 		if (bytes.length < BULK_HEADERS.length) {
 			buffer.writeBytes(BULK_HEADERS[bytes.length]);
 		}
@@ -59,11 +72,21 @@ final class RespWriter {
 		buffer.writeBytes(CRLF);
 	}
 
-	static void bulk(ByteBuf buffer, ProtocolKeyword keyword) {
+	/**
+	 * Write a command name or keyword as a bulk string.
+	 * @param buffer where to write
+	 * @param keyword the keyword
+	 */
+	public static void bulk(ByteBuf buffer, ProtocolKeyword keyword) {
 		bulk(buffer, keyword.getBytes());
 	}
 
-	static void bulk(ByteBuf buffer, long number) {
+	/**
+	 * Write an integer argument as a bulk string of its decimal digits.
+	 * @param buffer where to write
+	 * @param number the number
+	 */
+	public static void bulk(ByteBuf buffer, long number) {
 		buffer.writeByte('$');
 		decimal(buffer, length(number));
 		buffer.writeBytes(CRLF);
@@ -71,11 +94,28 @@ final class RespWriter {
 		buffer.writeBytes(CRLF);
 	}
 
-	static void bulk(ByteBuf buffer, double number) {
+	/**
+	 * Write a floating-point argument as a bulk string, as {@link #doubleBytes(double)}
+	 * spells it.
+	 * @param buffer where to write
+	 * @param number the number, not NaN
+	 */
+	public static void bulk(ByteBuf buffer, double number) {
 		bulk(buffer, doubleBytes(number));
 	}
 
-	static byte[] doubleBytes(double number) {
+	/**
+	 * How Redis reads a floating-point argument: whole numbers without a fraction (so
+	 * {@code -0.0} is {@code 0}), infinities as {@code +inf} and {@code -inf}, others in
+	 * Java's shortest exact form (such as {@code 0.1} or {@code 1.0E20}).
+	 * @param number the number
+	 * @return its ASCII form
+	 * @throws IllegalArgumentException for NaN, which Redis refuses
+	 */
+	public static byte[] doubleBytes(double number) {
+		if (Double.isNaN(number)) {
+			throw new IllegalArgumentException("NaN is not a number Redis accepts");
+		}
 		if (number == (long) number && Math.abs(number) < 1e15) {
 			return Long.toString((long) number).getBytes(StandardCharsets.US_ASCII);
 		}
@@ -86,10 +126,14 @@ final class RespWriter {
 	}
 
 	/**
-	 * The largest bulk string of the command written in {@code buffer} from {@code from}
-	 * to {@code to}.
+	 * The length of the largest bulk string of the command written in {@code buffer} from
+	 * {@code from} to {@code to}.
+	 * @param buffer the buffer
+	 * @param from where the command starts
+	 * @param to where it ends
+	 * @return the largest length, in bytes
 	 */
-	static long largestBulk(ByteBuf buffer, int from, int to) {
+	public static long largestBulk(ByteBuf buffer, int from, int to) {
 		long largest = 0;
 		int index = from;
 		// skip the array header (*<count>\r\n)
@@ -112,9 +156,12 @@ final class RespWriter {
 	}
 
 	/**
-	 * The bulk strings in a buffer (as Lettuce encodes a command's arguments).
+	 * Read the bulk strings in a buffer (as Lettuce encodes a command's arguments), up to
+	 * its end or the first byte that does not start one.
+	 * @param buffer the buffer, read from its reader index
+	 * @return the bulk strings
 	 */
-	static List<byte[]> bulks(ByteBuf buffer) {
+	public static List<byte[]> bulks(ByteBuf buffer) {
 		List<byte[]> bulks = new ArrayList<>();
 		while (buffer.isReadable() && buffer.readByte() == '$') {
 			int length = 0;
@@ -133,8 +180,10 @@ final class RespWriter {
 
 	/**
 	 * The number of characters of a number in decimal, sign included.
+	 * @param value the number
+	 * @return its length
 	 */
-	static int length(long value) {
+	public static int length(long value) {
 		if (value == Long.MIN_VALUE) {
 			return 20;
 		}

@@ -1,4 +1,4 @@
-package dev.redisbatch;
+package dev.redisbatch.protocol;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -16,8 +16,10 @@ import org.jspecify.annotations.Nullable;
  * Where the keys are in the arguments of the commands that take more than one key, so
  * that a batch on a cluster can tell whether a command's keys share a slot. Commands not
  * listed here are routed by their first key.
+ *
+ * @since 0.1.0
  */
-final class ClusterKeys {
+public final class ClusterKeys {
 
 	/**
 	 * Every argument is a key.
@@ -68,10 +70,12 @@ final class ClusterKeys {
 	}
 
 	/**
-	 * The keys of a command that takes more than one, or {@code null} when the command is
-	 * routed by its first key.
+	 * The keys of a command that takes more than one.
+	 * @param type the command
+	 * @param args its arguments, as Lettuce built them
+	 * @return the keys, or {@code null} when the command is routed by its first key
 	 */
-	static byte @Nullable [][] keys(ProtocolKeyword type, CommandArgs<byte[], byte[]> args) {
+	public static byte @Nullable [][] keys(ProtocolKeyword type, CommandArgs<byte[], byte[]> args) {
 		if (!(type instanceof CommandType command)) {
 			return null;
 		}
@@ -108,8 +112,10 @@ final class ClusterKeys {
 
 	/**
 	 * Whether a command whose keys span slots can be sent as one command per slot.
+	 * @param type the command
+	 * @return whether it reads or removes each key on its own
 	 */
-	static boolean splittable(ProtocolKeyword type) {
+	public static boolean splittable(ProtocolKeyword type) {
 		return type instanceof CommandType command && SPLITTABLE.contains(command);
 	}
 
