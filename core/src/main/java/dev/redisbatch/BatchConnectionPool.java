@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -23,10 +22,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
-import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -77,7 +74,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private final LongAdder exhausted = new LongAdder();
 
-	private final ChannelRegistry channels = new ChannelRegistry();
+	private final LettuceInternals.Channels channels = new LettuceInternals.Channels();
 
 	/**
 	 * The server of a standalone or Sentinel pool; {@code null} for a cluster.
@@ -101,10 +98,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 					.build();
 		ClientResources used = (resources != null) ? resources : this.ownedResources;
 		this.topology = builder.topology();
-		this.uris = builder.uris;
+		this.uris = builder.connectionUris();
 		this.poolConfig = poolConfig(builder);
 		this.client = builder.createClient(used);
-		this.clusterClient = (this.topology == Topology.CLUSTER) ? builder.createClusterClient(used) : null;
+		this.clusterClient = (this.topology == Topology.CLUSTER) ? builder.createClusterClient(used, this.uris) : null;
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
 		}
@@ -297,10 +294,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * create), and the chunk goes through Lettuce's per-command dispatch instead.
 	 */
 	private @Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof RedisChannelHandler<?, ?> handler) {
-			return this.channels.get(handler.getChannelWriter());
-		}
-		return null;
+		return this.channels.channelOf(connection);
 	}
 
 	/**
@@ -341,30 +335,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
 		}
 		return config;
-	}
-
-	/**
-	 * Knows the Netty channel of each connection the pool's client opens, by the endpoint
-	 * (channel writer) of Lettuce's command handler on it.
-	 */
-	private static final class ChannelRegistry implements NettyCustomizer {
-
-		private final Map<Object, Channel> channels = new ConcurrentHashMap<>();
-
-		@Override
-		public void afterChannelInitialized(Channel channel) {
-			CommandHandler handler = channel.pipeline().get(CommandHandler.class);
-			if (handler != null) {
-				Object endpoint = handler.getEndpoint();
-				this.channels.put(endpoint, channel);
-				channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, channel));
-			}
-		}
-
-		@Nullable Channel get(Object endpoint) {
-			return this.channels.get(endpoint);
-		}
-
 	}
 
 	/**
@@ -513,12 +483,27 @@ public final class BatchConnectionPool implements AutoCloseable {
 			return this.uris.get(0).getSentinels().isEmpty() ? Topology.STANDALONE : Topology.SENTINEL;
 		}
 
-		private RedisClient createClient(ClientResources resources) {
+		/**
+		 * Copies of the caller's URIs (never changed) whose timeout is the connect
+		 * timeout: the handshake (HELLO, AUTH, SELECT) uses the URI timeout, while
+		 * commands use per-chunk deadlines instead.
+		 */
+		private List<RedisURI> connectionUris() {
+			List<RedisURI> copies = new ArrayList<>(this.uris.size());
 			for (RedisURI uri : this.uris) {
-				// The handshake (HELLO, AUTH, SELECT) uses the URI timeout; commands use
-				// per-chunk deadlines instead.
-				uri.setTimeout(this.connectTimeout);
+				RedisURI.Builder copy = RedisURI.builder(uri).withTimeout(this.connectTimeout);
+				if (uri.getSentinelMasterId() != null) {
+					copy.withSentinelMasterId(uri.getSentinelMasterId());
+				}
+				for (RedisURI sentinel : uri.getSentinels()) {
+					copy.withSentinel(sentinel);
+				}
+				copies.add(copy.build());
 			}
+			return copies;
+		}
+
+		private RedisClient createClient(ClientResources resources) {
 			// A plain queue of commands awaiting replies: batches never cancel single
 			// commands, so the hash index Lettuce keeps for that only costs time.
 			ClientOptions.Builder options = ClientOptions.builder()
@@ -539,12 +524,12 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 * The client that reads the cluster topology. Batch connections to the masters
 		 * are plain connections of the pool's own client.
 		 */
-		private RedisClusterClient createClusterClient(ClientResources resources) {
+		private RedisClusterClient createClusterClient(ClientResources resources, List<RedisURI> seeds) {
 			ClusterClientOptions.Builder options = ClusterClientOptions.builder().socketOptions(socketOptions());
 			if (this.sslOptions != null) {
 				options.sslOptions(this.sslOptions);
 			}
-			RedisClusterClient clusterClient = RedisClusterClient.create(resources, this.uris);
+			RedisClusterClient clusterClient = RedisClusterClient.create(resources, seeds);
 			clusterClient.setOptions(options.build());
 			return clusterClient;
 		}

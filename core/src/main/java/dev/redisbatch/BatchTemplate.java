@@ -170,7 +170,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		}
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
-		ChunkedPipeline pipeline = new ChunkedPipeline(this.pool, resolved, this.observations);
+		BatchRun pipeline = new BatchRun(this.pool, RunSettings.of(resolved), this.observations);
 		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline);
 		try {
 			callback.doInBatch(batch);
@@ -182,14 +182,9 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		batch.close();
 		if (pipeline.submitted() == 0) {
 			pipeline.finish();
-			throw emptyBatch();
+			throw new InvalidDataAccessApiUsageException(Messages.emptyBatch());
 		}
 		return pipeline.complete();
-	}
-
-	static InvalidDataAccessApiUsageException emptyBatch() {
-		return new InvalidDataAccessApiUsageException(
-				"Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed");
 	}
 
 	static RuntimeException rethrow(Throwable failure) {

@@ -51,7 +51,7 @@ public final class BoundBatch implements AutoCloseable {
 
 	private final BatchOptions options;
 
-	private final ChunkedPipeline pipeline;
+	private final BatchRun run;
 
 	private final CommandRecorder recorder;
 
@@ -68,12 +68,11 @@ public final class BoundBatch implements AutoCloseable {
 		this.pool = pool;
 		this.options = options;
 		// Commands from RedisTemplate code cannot be recorded again, so bound batches
-		// never
-		// retry.
-		this.pipeline = new ChunkedPipeline(pool, options.mutate().retry(0, Duration.ZERO).build(), observations);
-		this.recorder = new CommandRecorder(pool.clientResources(), this.pipeline);
-		this.connection = new RecordingRedisConnection(this.pipeline, this.recorder,
-				requireTimeout(options).toMillis());
+		// never retry.
+		this.run = new BatchRun(pool, RunSettings.of(options).withoutRetry(), observations);
+		this.recorder = new CommandRecorder(pool.clientResources(), this.run);
+		this.connection = new RecordingRedisConnection(this.run, this.recorder,
+				RunSettings.of(options).timeout().toMillis());
 		TransactionSynchronizationManager.bindResource(pool, this);
 		try {
 			for (RedisConnectionFactory factory : capture) {
@@ -111,7 +110,7 @@ public final class BoundBatch implements AutoCloseable {
 	public BatchResults complete() {
 		checkOwner();
 		end();
-		return this.pipeline.complete();
+		return this.run.complete();
 	}
 
 	/**
@@ -129,7 +128,7 @@ public final class BoundBatch implements AutoCloseable {
 		end();
 		// Either the failure itself, or a BatchException replacing the batch's own stop
 		// signal, which is a BatchException too: so always an instance of T.
-		return (T) this.pipeline.afterFailure(failure);
+		return (T) this.run.afterFailure(failure);
 	}
 
 	/**
@@ -141,7 +140,7 @@ public final class BoundBatch implements AutoCloseable {
 	public void close() {
 		if (!this.ended) {
 			end();
-			this.pipeline.abort("the batch was closed before it completed");
+			this.run.abort("the batch was closed before it completed");
 		}
 	}
 
@@ -152,22 +151,22 @@ public final class BoundBatch implements AutoCloseable {
 	 */
 	<K, V> BatchResults join(BatchSerializers<K, V> serializers, BatchCallback<K, V> callback) {
 		checkOwner();
-		int from = this.pipeline.submitted();
-		int chunksBefore = this.pipeline.chunksSent();
+		int from = this.run.submitted();
+		int chunksBefore = this.run.chunksSent();
 		long start = System.nanoTime();
-		DefaultBatch<K, V> batch = new DefaultBatch<>(serializers, this.pipeline);
+		DefaultBatch<K, V> batch = new DefaultBatch<>(serializers, this.run);
 		try {
 			callback.doInBatch(batch);
 		}
 		finally {
 			batch.close();
 		}
-		int to = this.pipeline.submitted();
+		int to = this.run.submitted();
 		if (to == from) {
-			throw BatchTemplate.emptyBatch();
+			throw new InvalidDataAccessApiUsageException(Messages.emptyBatch());
 		}
-		this.pipeline.drain();
-		BatchResults results = this.pipeline.slice(from, to, this.pipeline.chunksSent() - chunksBefore,
+		this.run.drain();
+		BatchResults results = this.run.slice(from, to, this.run.chunksSent() - chunksBefore,
 				Duration.ofNanos(System.nanoTime() - start));
 		if (!results.isSuccess()) {
 			throw new BatchException(results, null);
@@ -219,14 +218,6 @@ public final class BoundBatch implements AutoCloseable {
 		if (Thread.currentThread() != this.owner) {
 			throw new IllegalStateException("A bound batch belongs to the thread that started it");
 		}
-	}
-
-	private static Duration requireTimeout(BatchOptions options) {
-		Duration timeout = options.timeout();
-		if (timeout == null) {
-			throw new IllegalStateException("Options must be resolved against the template defaults first");
-		}
-		return timeout;
 	}
 
 	/**

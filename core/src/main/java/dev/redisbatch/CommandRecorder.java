@@ -1,6 +1,5 @@
 package dev.redisbatch;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -12,13 +11,11 @@ import java.util.function.Function;
 import io.lettuce.core.protocol.ConnectionFacade;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.push.PushListener;
 import org.jspecify.annotations.Nullable;
 
@@ -27,8 +24,8 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 /**
  * Turns Lettuce API calls into recorded batch commands. It is the channel writer of a
  * Lettuce connection that never touches the network: every command Lettuce builds (with
- * its arguments encoded and its typed output ready) is handed to the
- * {@link ChunkedPipeline} instead of a socket.
+ * its arguments encoded and its typed output ready) is handed to the {@link BatchRun}
+ * instead of a socket.
  * <p>
  * This lets both the {@link Batch} API and Spring Data Redis's {@code LettuceConnection}
  * reuse Lettuce's complete command builder, while the pipeline decides when and where the
@@ -52,14 +49,14 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 
 	private final ClientResources resources;
 
-	private final ChunkedPipeline pipeline;
+	private final BatchRun run;
 
 	private final StatefulRedisConnection<byte[], byte[]> connection;
 
-	CommandRecorder(ClientResources resources, ChunkedPipeline pipeline) {
+	CommandRecorder(ClientResources resources, BatchRun run) {
 		this.resources = resources;
-		this.pipeline = pipeline;
-		this.connection = new StatefulRedisConnectionImpl<>(this, this, ByteArrayCodec.INSTANCE, Duration.ofDays(1));
+		this.run = run;
+		this.connection = LettuceInternals.connectionWritingTo(this, this);
 	}
 
 	/**
@@ -79,7 +76,7 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 					+ "before the batch ends, so blocking commands, MULTI/EXEC (use the transactional option), "
 					+ "SELECT, AUTH, CLIENT and subscriptions are not allowed. Run it outside the batch.");
 		}
-		this.pipeline.add((RedisCommand<byte[], byte[], ?>) command, RAW);
+		this.run.add((RedisCommand<byte[], byte[], ?>) command, RAW);
 		return command;
 	}
 

@@ -1,14 +1,12 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.redisbatch.protocol.Redirect;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -19,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One command of a batch: the {@link Response} the caller holds, and the command Lettuce
- * queues for its reply.
+ * queues for its reply. It is the one object the engine keeps per command, so it stays
+ * lean: what only retries, redirects and split commands need lives in {@link Extras},
+ * allocated only for them.
  * <p>
  * On the wire it is light: its bytes are already in its chunk's buffer (the first command
  * of a chunk writes the whole buffer), its reply is decoded by Lettuce into its output,
@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * connection) is kept apart from an error Redis answered, so the two never mix.
  * <p>
  * Its outcome is decided once, on the batch's thread, and never changes afterwards, even
- * if a late reply arrives; then only the reply (or the failure) is kept.
+ * if a late reply arrives.
  *
  * @param <T> the value type
  */
@@ -43,6 +43,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	private static final int DONE = 1;
 
+	private static final int REDIRECTABLE = 1;
+
+	private static final int IDEMPOTENT = 2;
+
 	private final int index;
 
 	private final ProtocolKeyword type;
@@ -51,6 +55,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	private @Nullable CommandOutput<byte[], byte[], ?> output;
 
+	/**
+	 * The command Lettuce built, for commands of {@code RedisTemplate} code: it follows
+	 * the reply too, so that whoever holds it sees it complete.
+	 */
 	private @Nullable RedisCommand<byte[], byte[], ?> delegate;
 
 	private volatile int state;
@@ -61,31 +69,19 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	private @Nullable ByteBuf carries;
 
-	private @Nullable String commandName;
-
 	private @Nullable Object raw;
-
-	private @Nullable String message;
-
-	private @Nullable Throwable cause;
 
 	private volatile @Nullable Object converted = NOT_CONVERTED;
 
 	private volatile @Nullable Outcome outcome;
 
-	private @Nullable Recipe recipe;
+	private @Nullable String reason;
 
-	private boolean idempotent;
+	private @Nullable Throwable cause;
 
-	private @Nullable Retries retries;
+	private int flags;
 
-	private @Nullable Outcome pendingOutcome;
-
-	private boolean redirectable;
-
-	private int redirects;
-
-	private @Nullable Runnable whenSettled;
+	private @Nullable Extras extras;
 
 	/**
 	 * A command the batch encoded itself, whose reply Lettuce decodes into the output.
@@ -99,8 +95,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	}
 
 	/**
-	 * A command Lettuce built (through {@code RedisTemplate} code): it follows the reply
-	 * too, so that whoever holds it sees it complete.
+	 * A command Lettuce built (through {@code RedisTemplate} code).
 	 */
 	CommandResponse(int index, RedisCommand<byte[], byte[], ?> delegate, Function<@Nullable Object, T> converter) {
 		this.index = index;
@@ -109,23 +104,22 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		this.converter = converter;
 	}
 
-	private CommandResponse(int index, String commandName, Function<@Nullable Object, T> converter) {
-		this.index = index;
-		this.type = () -> commandName.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-		this.commandName = commandName;
-		this.converter = converter;
-	}
-
 	/**
 	 * A response for a command that failed before it could be sent (its key or value
-	 * could not be serialized, or is larger than the server accepts).
+	 * could not be serialized, or its keys span slots).
 	 */
-	static <T> CommandResponse<T> failedLocally(int index, String commandName, String message,
-			@Nullable Throwable cause, OutcomeLedger ledger) {
-		CommandResponse<T> response = new CommandResponse<>(index, commandName, (raw) -> null);
+	static <T> CommandResponse<T> failedLocally(int index, String commandName, String reason, @Nullable Throwable cause,
+			OutcomeLedger ledger) {
+		CommandResponse<T> response = new CommandResponse<>(index, new Name(commandName), (raw) -> null);
 		response.cause = cause;
-		response.settle(Outcome.FAILED, message, ledger);
+		response.settle(Outcome.FAILED, reason, ledger);
 		return response;
+	}
+
+	private CommandResponse(int index, ProtocolKeyword type, Function<@Nullable Object, T> converter) {
+		this.index = index;
+		this.type = type;
+		this.converter = converter;
 	}
 
 	int index() {
@@ -180,7 +174,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	@Override
 	public void complete() {
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
-		if (lettuce != null && !(this.redirectable && Redirect.isRedirect(lettuce.getOutput().getError()))) {
+		if (lettuce != null && !(isRedirectable() && Redirect.isRedirect(lettuce.getOutput().getError()))) {
 			// A redirected command goes to another master: whoever holds the Lettuce
 			// command waits for that reply instead.
 			lettuce.complete();
@@ -192,7 +186,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	public boolean completeExceptionally(Throwable failure) {
 		// Lettuce wrappers report an error reply this way too: that is Redis's answer,
 		// which the output holds, not a local failure.
-		if (!(failure instanceof RedisCommandExecutionException)) {
+		if (!LettuceInternals.isErrorReply(failure)) {
 			this.localFailure = failure;
 		}
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
@@ -271,7 +265,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	BatchFailure failure() {
 		Outcome current = requireOutcome();
-		return new BatchFailure(this.index, name(), current, (this.message != null) ? this.message : "");
+		return new BatchFailure(this.index, name(), current, (this.reason != null) ? this.reason : "");
 	}
 
 	/**
@@ -287,12 +281,11 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		Throwable failure = this.localFailure;
 		if (failure != null) {
 			this.cause = failure;
-			return settle(Outcome.UNKNOWN, "sent, but no reply came (" + describe(failure) + "); it may have run",
-					ledger);
+			return settle(Outcome.UNKNOWN, Messages.noReplyConnection(failure), ledger);
 		}
 		String error = errorReply();
 		if (error != null) {
-			return settle(Outcome.FAILED, explain(error), ledger);
+			return settle(Outcome.FAILED, Messages.explain(error), ledger);
 		}
 		CommandOutput<byte[], byte[], Object> result = getOutput();
 		this.raw = (result != null) ? result.get() : null;
@@ -315,21 +308,20 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 * pending).
 	 * @return the outcome decided
 	 */
-	Outcome settle(Outcome decided, @Nullable String reason, OutcomeLedger ledger) {
+	Outcome settle(Outcome decided, @Nullable String why, OutcomeLedger ledger) {
 		Outcome current = this.outcome;
 		if (current != null) {
 			return current;
 		}
-		Retries pending = this.retries;
-		if (pending != null && pending.defer(this, decided)) {
-			this.pendingOutcome = decided;
-			this.message = reason;
+		Extras more = this.extras;
+		if (more != null && more.retries != null && more.retries.defer(this, decided)) {
+			more.pendingOutcome = decided;
+			this.reason = why;
 			forgetTheWire();
 			return decided;
 		}
 		if (decided != Outcome.SUCCESS) {
-			this.commandName = name();
-			this.message = reason;
+			this.reason = why;
 		}
 		if (this.index >= 0) {
 			// a part of a split command is not a command of the batch: its whole is
@@ -337,17 +329,19 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 				ledger.success();
 			}
 			else {
-				ledger.failure(this.index, name(), decided, (reason != null) ? reason : "");
+				ledger.failure(this.index, name(), decided, (why != null) ? why : "");
 			}
 		}
 		forgetTheWire();
-		this.recipe = null;
-		this.retries = null;
 		this.outcome = decided;
-		Runnable action = this.whenSettled;
-		if (action != null) {
-			this.whenSettled = null;
-			action.run();
+		if (more != null) {
+			more.recipe = null;
+			more.retries = null;
+			Runnable action = more.whenSettled;
+			more.whenSettled = null;
+			if (action != null) {
+				action.run();
+			}
 		}
 		return decided;
 	}
@@ -356,7 +350,8 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 * Whether the outcome is decided, or pending a retry.
 	 */
 	boolean isSettled() {
-		return this.outcome != null || this.pendingOutcome != null;
+		Extras more = this.extras;
+		return this.outcome != null || (more != null && more.pendingOutcome != null);
 	}
 
 	/**
@@ -371,7 +366,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		if (lettuce != null && !lettuce.isDone()) {
 			// whoever holds the Lettuce command (a template) must not wait for it forever
 			lettuce.completeExceptionally(
-					new RedisException((this.message != null) ? this.message : "the command has no reply"));
+					new RedisException((this.reason != null) ? this.reason : "the command has no reply"));
 		}
 		this.output = null;
 		this.delegate = null;
@@ -379,14 +374,27 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		this.carries = null;
 	}
 
+	private Extras extras() {
+		Extras more = this.extras;
+		if (more == null) {
+			more = new Extras();
+			this.extras = more;
+		}
+		return more;
+	}
+
 	// ------------------------------------------------------------------ cluster
 
 	/**
-	 * Whether a cluster may redirect this command ({@code MOVED}, {@code ASK}): then such
-	 * a reply does not complete the Lettuce command it carries.
+	 * Allow a cluster to redirect this command ({@code MOVED}, {@code ASK}): then such a
+	 * reply does not complete the Lettuce command it carries.
 	 */
-	void redirectable(boolean redirectable) {
-		this.redirectable = redirectable;
+	void redirectable() {
+		this.flags |= REDIRECTABLE;
+	}
+
+	private boolean isRedirectable() {
+		return (this.flags & REDIRECTABLE) != 0;
 	}
 
 	/**
@@ -400,14 +408,14 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		}
 		this.localFailure = null;
 		this.state = PENDING;
-		return ++this.redirects;
+		return ++extras().redirects;
 	}
 
 	/**
 	 * Run this once the outcome is decided (the parts of a split command tell the whole).
 	 */
 	void whenSettled(Runnable action) {
-		this.whenSettled = action;
+		extras().whenSettled = action;
 	}
 
 	// ------------------------------------------------------------------ retries
@@ -417,17 +425,21 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 * idempotent), as long as the retries allow.
 	 */
 	void retryable(Recipe recipe, boolean idempotent, Retries retries) {
-		this.recipe = recipe;
-		this.idempotent = idempotent;
-		this.retries = retries;
+		Extras more = extras();
+		more.recipe = recipe;
+		more.retries = retries;
+		if (idempotent) {
+			this.flags |= IDEMPOTENT;
+		}
 	}
 
 	boolean isIdempotent() {
-		return this.idempotent;
+		return (this.flags & IDEMPOTENT) != 0;
 	}
 
 	Recipe recipe() {
-		Recipe current = this.recipe;
+		Extras more = this.extras;
+		Recipe current = (more != null) ? more.recipe : null;
 		if (current == null) {
 			throw new IllegalStateException("Command #" + this.index + " cannot be sent again");
 		}
@@ -440,8 +452,8 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	void resend(CommandOutput<byte[], byte[], ?> freshOutput) {
 		this.output = freshOutput;
 		this.localFailure = null;
-		this.pendingOutcome = null;
-		this.message = null;
+		extras().pendingOutcome = null;
+		this.reason = null;
 		this.cause = null;
 		this.state = PENDING;
 	}
@@ -450,62 +462,25 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 * No retry is left: the pending outcome becomes final.
 	 */
 	void settlePending(OutcomeLedger ledger) {
-		Outcome pending = this.pendingOutcome;
-		if (pending != null) {
-			this.retries = null;
-			settle(pending, this.message, ledger);
+		Extras more = this.extras;
+		Outcome pending = (more != null) ? more.pendingOutcome : null;
+		if (more != null && pending != null) {
+			more.retries = null;
+			more.pendingOutcome = null;
+			settle(pending, this.reason, ledger);
 		}
 	}
 
 	// ------------------------------------------------------------------ helpers
 
-	/**
-	 * Name the server limit behind an error that does not say which one it is.
-	 */
-	static String explain(String error) {
-		if (error.contains("Protocol error: invalid bulk length")) {
-			return error + " (a key or value is larger than the server's proto-max-bulk-len)";
-		}
-		return error;
-	}
-
-	/**
-	 * The error Redis answered for a Lettuce command (such as EXEC), or {@code null}.
-	 */
-	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
-		Throwable failure = failureOf(command);
-		return (failure instanceof RedisCommandExecutionException) ? String.valueOf(failure.getMessage()) : null;
-	}
-
-	static @Nullable Throwable failureOf(RedisCommand<?, ?, ?> command) {
-		if (command instanceof CompletableFuture<?> future && future.isCompletedExceptionally()) {
-			try {
-				future.getNow(null);
-			}
-			catch (CompletionException ex) {
-				return (ex.getCause() != null) ? ex.getCause() : ex;
-			}
-			catch (RuntimeException ex) {
-				return ex;
-			}
-		}
-		return null;
-	}
-
-	static String describe(Throwable failure) {
-		String text = failure.getMessage();
-		return failure.getClass().getSimpleName() + ((text != null) ? ": " + text : "");
-	}
-
 	private String name() {
-		return (this.commandName != null) ? this.commandName : this.type.toString();
+		return this.type.toString();
 	}
 
 	private Outcome requireOutcome() {
 		Outcome current = this.outcome;
 		if (current == null) {
-			throw new IllegalStateException("Response #" + this.index
-					+ " is not complete yet: read it after execute(...) returns, not inside the batch callback");
+			throw new IllegalStateException(Messages.responseNotComplete(this.index));
 		}
 		return current;
 	}
@@ -546,6 +521,41 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		 * (then it waits, pending).
 		 */
 		boolean defer(CommandResponse<?> response, Outcome outcome);
+
+	}
+
+	/**
+	 * The state only some commands need: those a retry may send again, those a cluster
+	 * redirected, and the parts of a split command.
+	 */
+	private static final class Extras {
+
+		private @Nullable Recipe recipe;
+
+		private @Nullable Retries retries;
+
+		private @Nullable Outcome pendingOutcome;
+
+		private int redirects;
+
+		private @Nullable Runnable whenSettled;
+
+	}
+
+	/**
+	 * The name of a command that never reached the wire.
+	 */
+	private record Name(String name) implements ProtocolKeyword {
+
+		@Override
+		public byte[] getBytes() {
+			return this.name.getBytes(StandardCharsets.US_ASCII);
+		}
+
+		@Override
+		public String toString() {
+			return this.name;
+		}
 
 	}
 

@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.redisbatch.protocol.RespWriter;
-import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
@@ -28,19 +26,19 @@ import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.output.ValueSetOutput;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
-import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.serializer.RedisSerializer;
-import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
 
 /**
- * The {@link Batch} handed to a {@link BatchCallback}: serializes keys and values with
- * the template's serializers, writes each command straight into the open chunk, and gives
- * it a Lettuce output of the command's reply type.
+ * The {@link Batch} handed to a {@link BatchCallback}. Every command takes one path: its
+ * arguments are checked and serialized with the template's serializers into a
+ * {@link CommandWriter}, which then writes the command straight into the open chunk, or,
+ * when a serializer failed, records it {@link Outcome#FAILED} without sending it. Each
+ * command gets a Lettuce output of its reply type and a converter to the response's
+ * value.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -67,9 +65,23 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private static final Supplier<CommandOutput<byte[], byte[], ?>> NESTED = () -> new NestedMultiOutput<>(CODEC);
 
+	private static final Function<@Nullable Object, Boolean> OK = (raw) -> raw != null;
+
+	private static final Function<@Nullable Object, Long> LONG = (raw) -> (Long) raw;
+
+	private static final Function<@Nullable Object, Boolean> BOOL = (raw) -> Boolean.TRUE.equals(raw);
+
+	private static final Function<@Nullable Object, Boolean> POSITIVE = (raw) -> (Long) raw > 0;
+
+	private static final Function<@Nullable Object, @Nullable Double> DOUBLE_VALUE = (raw) -> (Double) raw;
+
+	private static final byte[] NX = CommandKeyword.NX.getBytes();
+
+	private static final byte[] PX = CommandKeyword.PX.getBytes();
+
 	private final BatchSerializers<K, V> serializers;
 
-	private final ChunkedPipeline pipeline;
+	private final BatchRun run;
 
 	private final Thread owner = Thread.currentThread();
 
@@ -77,18 +89,22 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final AtomicBoolean closed;
 
-	private @Nullable ByteBuf buffer;
+	private final CommandWriter<?> writer;
 
-	DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline) {
-		this(serializers, pipeline, false, new AtomicBoolean());
+	private final Function<@Nullable Object, @Nullable V> toValue = this::deserializeValue;
+
+	private final Function<@Nullable Object, List<V>> toValueList = this::valueList;
+
+	DefaultBatch(BatchSerializers<K, V> serializers, BatchRun run) {
+		this(serializers, run, false, new AtomicBoolean());
 	}
 
-	private DefaultBatch(BatchSerializers<K, V> serializers, ChunkedPipeline pipeline, boolean idempotent,
-			AtomicBoolean closed) {
+	private DefaultBatch(BatchSerializers<K, V> serializers, BatchRun run, boolean idempotent, AtomicBoolean closed) {
 		this.serializers = serializers;
-		this.pipeline = pipeline;
+		this.run = run;
 		this.idempotent = idempotent;
 		this.closed = closed;
+		this.writer = new CommandWriter<>(serializers, run, idempotent);
 	}
 
 	/**
@@ -100,205 +116,110 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public Batch<K, V> idempotent() {
-		return this.idempotent ? this : new DefaultBatch<>(this.serializers, this.pipeline, true, this.closed);
+		return this.idempotent ? this : new DefaultBatch<>(this.serializers, this.run, true, this.closed);
 	}
 
 	// strings and keys
 
 	@Override
 	public Response<@Nullable V> get(K key) {
-		byte[] k;
-		try {
-			k = key(requireKey(key));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.GET, ex);
-		}
-		start(CommandType.GET, 1, k);
-		return end(CommandType.GET, VALUE, this::deserializeValue);
+		return command(CommandType.GET, VALUE, this.toValue).key(key).send();
 	}
 
 	@Override
 	public Response<Boolean> set(K key, V value) {
-		byte[] k;
-		byte[] v;
-		try {
-			k = key(requireKey(key));
-			v = value(requireValue(value));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.SET, ex);
-		}
-		start(CommandType.SET, 2, k).bulk(v);
-		return end(CommandType.SET, STATUS, DefaultBatch::ok);
+		return command(CommandType.SET, STATUS, OK).key(key).value(value).send();
 	}
 
 	@Override
 	public Response<Boolean> set(K key, V value, Duration ttl) {
-		return set(key, value, ttl, false);
+		long millis = ttlMillis(ttl);
+		return command(CommandType.SET, STATUS, OK).key(key).value(value).bytes(PX).number(millis).send();
 	}
 
 	@Override
 	public Response<Boolean> setIfAbsent(K key, V value) {
-		byte[] k;
-		byte[] v;
-		try {
-			k = key(requireKey(key));
-			v = value(requireValue(value));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.SET, ex);
-		}
-		start(CommandType.SET, 3, k).bulk(v).bulk(CommandKeyword.NX.getBytes());
-		return end(CommandType.SET, STATUS, DefaultBatch::ok);
+		return command(CommandType.SET, STATUS, OK).key(key).value(value).bytes(NX).send();
 	}
 
 	@Override
 	public Response<Boolean> setIfAbsent(K key, V value, Duration ttl) {
-		return set(key, value, ttl, true);
-	}
-
-	private Response<Boolean> set(K key, V value, Duration ttl, boolean ifAbsent) {
 		long millis = ttlMillis(ttl);
-		byte[] k;
-		byte[] v;
-		try {
-			k = key(requireKey(key));
-			v = value(requireValue(value));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.SET, ex);
-		}
-		CommandBytes command = start(CommandType.SET, ifAbsent ? 5 : 4, k).bulk(v);
-		if (ifAbsent) {
-			command.bulk(CommandKeyword.NX.getBytes());
-		}
-		command.bulk(PX).bulk(millis);
-		return end(CommandType.SET, STATUS, DefaultBatch::ok);
+		return command(CommandType.SET, STATUS, OK).key(key).value(value).bytes(NX).bytes(PX).number(millis).send();
 	}
 
 	@Override
 	public Response<Long> incr(K key) {
-		return keyCommand(CommandType.INCR, key, INTEGER, DefaultBatch::asLong);
+		return command(CommandType.INCR, INTEGER, LONG).key(key).send();
 	}
 
 	@Override
 	public Response<Long> incrBy(K key, long delta) {
-		return keyAndNumber(CommandType.INCRBY, key, delta);
+		return command(CommandType.INCRBY, INTEGER, LONG).key(key).number(delta).send();
 	}
 
 	@Override
 	public Response<Long> decr(K key) {
-		return keyCommand(CommandType.DECR, key, INTEGER, DefaultBatch::asLong);
+		return command(CommandType.DECR, INTEGER, LONG).key(key).send();
 	}
 
 	@Override
 	public Response<Long> decrBy(K key, long delta) {
-		return keyAndNumber(CommandType.DECRBY, key, delta);
+		return command(CommandType.DECRBY, INTEGER, LONG).key(key).number(delta).send();
 	}
 
 	@Override
 	public Response<Long> del(K key) {
-		return keyCommand(CommandType.DEL, key, INTEGER, DefaultBatch::asLong);
+		return command(CommandType.DEL, INTEGER, LONG).key(key).send();
 	}
 
 	@Override
 	public Response<Boolean> exists(K key) {
-		return keyCommand(CommandType.EXISTS, key, INTEGER, (raw) -> asLong(raw) > 0);
+		return command(CommandType.EXISTS, INTEGER, POSITIVE).key(key).send();
 	}
 
 	@Override
 	public Response<Boolean> expire(K key, Duration ttl) {
 		long millis = ttlMillis(ttl);
-		byte[] k;
-		try {
-			k = key(requireKey(key));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.PEXPIRE, ex);
-		}
-		start(CommandType.PEXPIRE, 2, k).bulk(millis);
-		return end(CommandType.PEXPIRE, BOOLEAN, DefaultBatch::asBoolean);
+		return command(CommandType.PEXPIRE, BOOLEAN, BOOL).key(key).number(millis).send();
 	}
 
 	@Override
 	public Response<Long> ttl(K key) {
-		return keyCommand(CommandType.TTL, key, INTEGER, DefaultBatch::asLong);
+		return command(CommandType.TTL, INTEGER, LONG).key(key).send();
 	}
 
 	// hashes
 
 	@Override
 	public <HK, HV> Response<@Nullable HV> hget(K key, HK field) {
-		Assert.notNull(field, "hash field must not be null");
-		byte[] k;
-		byte[] f;
-		try {
-			k = key(requireKey(key));
-			f = hashKey(field);
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.HGET, ex);
-		}
-		start(CommandType.HGET, 2, k).bulk(f);
-		return end(CommandType.HGET, VALUE, this::hashValue);
+		return command(CommandType.HGET, VALUE, this::<HV>hashValue).key(key).hashKey(field).send();
 	}
 
 	@Override
 	public <HK, HV> Response<Boolean> hset(K key, HK field, HV value) {
-		Assert.notNull(field, "hash field must not be null");
-		Assert.notNull(value, "hash value must not be null");
-		byte[] k;
-		byte[] f;
-		byte[] v;
-		try {
-			k = key(requireKey(key));
-			f = hashKey(field);
-			v = hashValueBytes(value);
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.HSET, ex);
-		}
-		start(CommandType.HSET, 3, k).bulk(f).bulk(v);
-		return end(CommandType.HSET, BOOLEAN, DefaultBatch::asBoolean);
+		return command(CommandType.HSET, BOOLEAN, BOOL).key(key).hashKey(field).hashValue(value).send();
 	}
 
 	@Override
 	public <HK, HV> Response<Map<HK, HV>> hgetAll(K key) {
-		return keyCommand(CommandType.HGETALL, key, MAP, this::hashEntries);
+		return command(CommandType.HGETALL, MAP, this::<HK, HV>hashEntries).key(key).send();
 	}
 
 	@Override
 	@SafeVarargs
 	public final <HK> Response<Long> hdel(K key, HK... fields) {
 		requireElements(fields, "hash fields");
-		byte[] k;
-		byte[][] f;
-		try {
-			k = key(requireKey(key));
-			f = hashKeys(fields);
+		CommandWriter<Long> command = command(CommandType.HDEL, INTEGER, LONG).key(key);
+		for (HK field : fields) {
+			command.hashKey(field);
 		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.HDEL, ex);
-		}
-		start(CommandType.HDEL, 1 + f.length, k).bulks(f);
-		return end(CommandType.HDEL, INTEGER, DefaultBatch::asLong);
+		return command.send();
 	}
 
 	@Override
 	public <HK> Response<Long> hincrBy(K key, HK field, long delta) {
-		Assert.notNull(field, "hash field must not be null");
-		byte[] k;
-		byte[] f;
-		try {
-			k = key(requireKey(key));
-			f = hashKey(field);
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.HINCRBY, ex);
-		}
-		start(CommandType.HINCRBY, 3, k).bulk(f).bulk(delta);
-		return end(CommandType.HINCRBY, INTEGER, DefaultBatch::asLong);
+		return command(CommandType.HINCRBY, INTEGER, LONG).key(key).hashKey(field).number(delta).send();
 	}
 
 	// sets
@@ -317,12 +238,12 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public Response<Set<V>> smembers(K key) {
-		return keyCommand(CommandType.SMEMBERS, key, VALUE_SET, this::valueSet);
+		return command(CommandType.SMEMBERS, VALUE_SET, this::valueSet).key(key).send();
 	}
 
 	@Override
 	public Response<Boolean> sismember(K key, V member) {
-		return keyAndValue(CommandType.SISMEMBER, key, member, BOOLEAN, DefaultBatch::asBoolean);
+		return command(CommandType.SISMEMBER, BOOLEAN, BOOL).key(key).value(member).send();
 	}
 
 	// lists
@@ -341,29 +262,29 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public Response<List<V>> lrange(K key, long start, long stop) {
-		return keyAndRange(CommandType.LRANGE, key, start, stop);
+		return command(CommandType.LRANGE, VALUE_LIST, this.toValueList).key(key).number(start).number(stop).send();
 	}
 
 	// sorted sets
 
 	@Override
 	public Response<Boolean> zadd(K key, double score, V member) {
-		return scoreCommand(CommandType.ZADD, key, score, member, INTEGER, (raw) -> asLong(raw) > 0);
+		return command(CommandType.ZADD, INTEGER, POSITIVE).key(key).score(score).value(member).send();
 	}
 
 	@Override
 	public Response<@Nullable Double> zscore(K key, V member) {
-		return keyAndValue(CommandType.ZSCORE, key, member, DOUBLE, (raw) -> (Double) raw);
+		return command(CommandType.ZSCORE, DOUBLE, DOUBLE_VALUE).key(key).value(member).send();
 	}
 
 	@Override
 	public Response<Double> zincrBy(K key, double delta, V member) {
-		return scoreCommand(CommandType.ZINCRBY, key, delta, member, DOUBLE, (raw) -> (Double) raw);
+		return command(CommandType.ZINCRBY, DOUBLE, (raw) -> (Double) raw).key(key).score(delta).value(member).send();
 	}
 
 	@Override
 	public Response<List<V>> zrange(K key, long start, long stop) {
-		return keyAndRange(CommandType.ZRANGE, key, start, stop);
+		return command(CommandType.ZRANGE, VALUE_LIST, this.toValueList).key(key).number(start).number(stop).send();
 	}
 
 	// scripts
@@ -374,35 +295,10 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		Assert.notNull(script, "script must not be null");
 		Assert.notNull(keys, "keys must not be null");
 		Assert.notNull(args, "args must not be null");
-		keys.forEach(this::requireKey);
 		for (Object arg : args) {
 			Assert.notNull(arg, "script arguments must not be null");
 		}
 		ReturnType returnType = ReturnType.fromJavaType(script.getResultType());
-		byte[] source = script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
-		byte[][] rawKeys = new byte[keys.size()][];
-		byte[][] rawArgs = new byte[args.length][];
-		try {
-			for (int i = 0; i < rawKeys.length; i++) {
-				rawKeys[i] = key(keys.get(i));
-			}
-			for (int i = 0; i < rawArgs.length; i++) {
-				rawArgs[i] = serialize((RedisSerializer<Object>) this.serializers.value(), args[i], "script argument");
-			}
-		}
-		catch (ItemSerializationException ex) {
-			return failed(CommandType.EVAL, ex);
-		}
-		int slot = this.pipeline.slotOf(rawKeys);
-		if (slot == Slots.CROSS) {
-			checkUsable();
-			return this.pipeline.addFailed(CommandType.EVAL.name(), ChunkedPipeline.crossSlotMessage("EVAL", rawKeys),
-					null);
-		}
-		startAt(CommandType.EVAL, 2 + rawKeys.length + rawArgs.length, slot).bulk(source)
-			.bulk(rawKeys.length)
-			.bulks(rawKeys)
-			.bulks(rawArgs);
 		Supplier<CommandOutput<byte[], byte[], ?>> output = switch (returnType) {
 			case STATUS -> STATUS;
 			case INTEGER -> INTEGER;
@@ -410,236 +306,46 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 			case VALUE -> VALUE;
 			case MULTI -> NESTED;
 		};
-		return end(CommandType.EVAL, output, (raw) -> (T) scriptResult(raw, returnType));
+		CommandWriter<@Nullable T> command = command(CommandType.EVAL, output,
+				(raw) -> (T) scriptResult(raw, returnType))
+			.bytes(script.getScriptAsString().getBytes(StandardCharsets.UTF_8))
+			.number(keys.size());
+		for (K key : keys) {
+			command.key(key);
+		}
+		for (Object arg : args) {
+			command.scriptArgument(arg);
+		}
+		return command.send();
 	}
 
 	// shapes of commands
 
-	private <T> Response<T> keyCommand(CommandType type, K key, Supplier<CommandOutput<byte[], byte[], ?>> output,
-			Function<@Nullable Object, T> converter) {
-		byte[] k;
-		try {
-			k = key(requireKey(key));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 1, k);
-		return end(type, output, converter);
-	}
-
-	private Response<Long> keyAndNumber(CommandType type, K key, long number) {
-		byte[] k;
-		try {
-			k = key(requireKey(key));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 2, k).bulk(number);
-		return end(type, INTEGER, DefaultBatch::asLong);
-	}
-
-	private <T> Response<T> keyAndValue(CommandType type, K key, V value,
-			Supplier<CommandOutput<byte[], byte[], ?>> output, Function<@Nullable Object, T> converter) {
-		byte[] k;
-		byte[] v;
-		try {
-			k = key(requireKey(key));
-			v = value(requireValue(value));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 2, k).bulk(v);
-		return end(type, output, converter);
-	}
-
 	private Response<Long> keyAndValues(CommandType type, K key, V[] values, String what) {
 		requireElements(values, what);
-		byte[] k;
-		byte[][] v;
-		try {
-			k = key(requireKey(key));
-			v = values(values);
+		CommandWriter<Long> command = command(type, INTEGER, LONG).key(key);
+		for (V value : values) {
+			command.value(value);
 		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 1 + v.length, k).bulks(v);
-		return end(type, INTEGER, DefaultBatch::asLong);
+		return command.send();
 	}
-
-	private Response<List<V>> keyAndRange(CommandType type, K key, long start, long stop) {
-		byte[] k;
-		try {
-			k = key(requireKey(key));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 3, k).bulk(start).bulk(stop);
-		return end(type, VALUE_LIST, this::valueList);
-	}
-
-	private <T> Response<T> scoreCommand(CommandType type, K key, double score, V member,
-			Supplier<CommandOutput<byte[], byte[], ?>> output, Function<@Nullable Object, T> converter) {
-		byte[] k;
-		byte[] m;
-		try {
-			k = key(requireKey(key));
-			m = value(requireValue(member));
-		}
-		catch (ItemSerializationException ex) {
-			return failed(type, ex);
-		}
-		start(type, 3, k).bulk(RespWriter.doubleBytes(score)).bulk(m);
-		return end(type, output, converter);
-	}
-
-	// recording
-
-	private static final byte[] PX = CommandKeyword.PX.getBytes();
 
 	/**
-	 * Start writing a command into the open chunk; every key and value must already be
-	 * serialized.
+	 * Start a command: its arguments follow, then {@link CommandWriter#send()}.
 	 */
-	/**
-	 * Start writing a command whose first argument is its key, which routes it (on a
-	 * cluster, to the master of the key's slot).
-	 */
-	private CommandBytes start(CommandType type, int arguments, byte[] key) {
-		return startAt(type, arguments, this.pipeline.slotOf(key)).bulk(key);
-	}
-
-	private CommandBytes startAt(CommandType type, int arguments, int slot) {
-		checkUsable();
-		ByteBuf target = this.pipeline.startCommand(slot);
-		this.buffer = target;
-		RespWriter.array(target, 1 + arguments);
-		RespWriter.bulk(target, type);
-		return this.bytes;
-	}
-
-	private <T> Response<T> end(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
+	private <T> CommandWriter<T> command(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
 			Function<@Nullable Object, T> converter) {
-		this.buffer = null;
-		return this.pipeline.endCommand(type, output.get(), converter, output, this.idempotent);
-	}
-
-	private <T> Response<T> failed(CommandType type, ItemSerializationException ex) {
 		checkUsable();
-		return this.pipeline.addFailed(type.name(), String.valueOf(ex.getMessage()), ex.getCause());
-	}
-
-	private final CommandBytes bytes = new CommandBytes();
-
-	/**
-	 * Appends the arguments of the command being written.
-	 */
-	private final class CommandBytes {
-
-		CommandBytes bulk(byte[] argument) {
-			RespWriter.bulk(target(), argument);
-			return this;
-		}
-
-		CommandBytes bulk(long argument) {
-			RespWriter.bulk(target(), argument);
-			return this;
-		}
-
-		CommandBytes bulks(byte[][] arguments) {
-			for (byte[] argument : arguments) {
-				RespWriter.bulk(target(), argument);
-			}
-			return this;
-		}
-
-		private ByteBuf target() {
-			ByteBuf target = DefaultBatch.this.buffer;
-			if (target == null) {
-				throw new IllegalStateException("No command is being written");
-			}
-			return target;
-		}
-
+		return this.writer.start(type, output, converter);
 	}
 
 	private void checkUsable() {
 		if (this.closed.get()) {
-			throw new IllegalStateException(
-					"This batch is complete: record commands inside the batch callback, not after it returned");
+			throw new IllegalStateException(Messages.batchComplete());
 		}
 		if (Thread.currentThread() != this.owner) {
-			throw new IllegalStateException("A Batch is not thread-safe: record commands on the thread that runs "
-					+ "the batch callback (use parallelism for concurrent chunks)");
+			throw new IllegalStateException(Messages.notThreadSafe());
 		}
-	}
-
-	// serialization
-
-	private byte[] key(K key) {
-		return serialize(this.serializers.key(), key, "key");
-	}
-
-	private byte[] value(V value) {
-		return serialize(this.serializers.value(), value, "value");
-	}
-
-	private byte[][] values(V[] values) {
-		byte[][] raw = new byte[values.length][];
-		for (int i = 0; i < values.length; i++) {
-			raw[i] = value(values[i]);
-		}
-		return raw;
-	}
-
-	@SuppressWarnings("unchecked")
-	private byte[] hashKey(Object field) {
-		return serialize((RedisSerializer<Object>) this.serializers.hashKey(), field, "hash field");
-	}
-
-	private byte[][] hashKeys(Object[] fields) {
-		byte[][] raw = new byte[fields.length][];
-		for (int i = 0; i < fields.length; i++) {
-			raw[i] = hashKey(fields[i]);
-		}
-		return raw;
-	}
-
-	@SuppressWarnings("unchecked")
-	private byte[] hashValueBytes(Object value) {
-		return serialize((RedisSerializer<Object>) this.serializers.hashValue(), value, "hash value");
-	}
-
-	private static <T> byte[] serialize(RedisSerializer<T> serializer, T item, String what) {
-		byte[] raw;
-		try {
-			raw = serializer.serialize(item);
-		}
-		catch (RuntimeException ex) {
-			throw new ItemSerializationException(
-					"the " + what + " could not be serialized (" + ex.getClass().getSimpleName() + "); it was not sent",
-					withoutMessage(ex));
-		}
-		if (raw == null) {
-			throw new ItemSerializationException("the " + what + " serializer returned null; it was not sent",
-					new IllegalArgumentException("serializer returned null"));
-		}
-		return raw;
-	}
-
-	/**
-	 * The serializer's exception without its message, which may quote the data (JSON
-	 * serializers do): its type and stack trace are kept for debugging.
-	 */
-	private static SerializationException withoutMessage(RuntimeException ex) {
-		SerializationException sanitized = new SerializationException(
-				ex.getClass().getName() + " (its message is not kept: it may contain the data)");
-		sanitized.setStackTrace(ex.getStackTrace());
-		return sanitized;
 	}
 
 	// deserialization
@@ -705,29 +411,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		return raw;
 	}
 
-	private static Boolean ok(@Nullable Object raw) {
-		return raw != null;
-	}
-
-	private static Long asLong(@Nullable Object raw) {
-		return (Long) raw;
-	}
-
-	private static Boolean asBoolean(@Nullable Object raw) {
-		return Boolean.TRUE.equals(raw);
-	}
-
 	// input checks
-
-	private K requireKey(@Nullable K key) {
-		Assert.notNull(key, "key must not be null");
-		return key;
-	}
-
-	private V requireValue(@Nullable V value) {
-		Assert.notNull(value, "value must not be null");
-		return value;
-	}
 
 	private static void requireElements(Object @Nullable [] elements, String what) {
 		Assert.notEmpty(elements, () -> what + " must not be empty");
@@ -740,17 +424,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		Assert.notNull(ttl, "ttl must not be null");
 		Assert.isTrue(ttl.toMillis() >= 1, () -> "ttl must be at least 1 ms but was " + ttl);
 		return ttl.toMillis();
-	}
-
-	/**
-	 * A key or value of one command could not be serialized.
-	 */
-	private static final class ItemSerializationException extends RuntimeException {
-
-		ItemSerializationException(String message, Throwable cause) {
-			super(message, cause);
-		}
-
 	}
 
 }

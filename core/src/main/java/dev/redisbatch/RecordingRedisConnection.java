@@ -29,7 +29,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  */
 final class RecordingRedisConnection implements InvocationHandler {
 
-	private final ChunkedPipeline pipeline;
+	private final BatchRun run;
 
 	private final CommandRecorder recorder;
 
@@ -45,8 +45,8 @@ final class RecordingRedisConnection implements InvocationHandler {
 
 	private boolean closed;
 
-	RecordingRedisConnection(ChunkedPipeline pipeline, CommandRecorder recorder, long timeoutMillis) {
-		this.pipeline = pipeline;
+	RecordingRedisConnection(BatchRun run, CommandRecorder recorder, long timeoutMillis) {
+		this.run = run;
 		this.recorder = recorder;
 		this.timeoutMillis = timeoutMillis;
 		this.proxy = (RedisConnection) Proxy.newProxyInstance(RedisConnection.class.getClassLoader(),
@@ -73,7 +73,7 @@ final class RecordingRedisConnection implements InvocationHandler {
 			case "hashCode":
 				return System.identityHashCode(proxy);
 			case "toString":
-				return "RedisConnection recording into batch '" + this.pipeline.name() + "'";
+				return "RedisConnection recording into batch '" + this.run.name() + "'";
 			case "close":
 				// The bound batch ends the connection when the annotated method returns.
 				return null;
@@ -106,7 +106,7 @@ final class RecordingRedisConnection implements InvocationHandler {
 			this.delegate = newDelegate();
 			throw ex.getCause();
 		}
-		if (!this.nestedPipeline && this.pipeline.chunksSent() != this.delegateSince) {
+		if (!this.nestedPipeline && this.run.chunksSent() != this.delegateSince) {
 			this.delegate = newDelegate();
 		}
 		return result;
@@ -117,17 +117,16 @@ final class RecordingRedisConnection implements InvocationHandler {
 			return List.of();
 		}
 		this.nestedPipeline = false;
-		this.pipeline.drain();
+		this.run.drain();
 		LettuceConnection nested = this.delegate;
 		this.delegate = newDelegate();
 		return nested.closePipeline();
 	}
 
 	private LettuceConnection newDelegate() {
-		LettuceConnection connection = new LettuceConnection(null, new RecorderProvider(this.recorder),
-				this.timeoutMillis, 0);
-		connection.openPipeline();
-		this.delegateSince = this.pipeline.chunksSent();
+		LettuceConnection connection = LettuceInternals.pipelinedConnection(new RecorderProvider(this.recorder),
+				this.timeoutMillis);
+		this.delegateSince = this.run.chunksSent();
 		return connection;
 	}
 

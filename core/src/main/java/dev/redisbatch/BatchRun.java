@@ -1,0 +1,645 @@
+package dev.redisbatch;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.redisbatch.protocol.ClusterKeys;
+import dev.redisbatch.protocol.RespWriter;
+import dev.redisbatch.protocol.Slots;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+
+/**
+ * The run of one batch, from its first recorded command to its results: where commands
+ * are recorded, when the batch or one of its lanes stops, and how it ends.
+ * <p>
+ * Each command is encoded, as it is recorded, straight into the open chunk of its
+ * {@link Lane} (the {@link Router} picks it: the only server, or the master of the
+ * command's slot). A full chunk ({@code chunkSize} commands or {@code maxChunkBytes}
+ * bytes) is sent at once, so memory is bounded by {@code chunkSize × (parallelism + 1)}
+ * commands per server, whatever the size of the batch.
+ * <p>
+ * Each chunk has its own deadline. When a chunk loses its connection or passes its
+ * deadline, its lane stops: the lane's commands not yet sent end
+ * {@link Outcome#NOT_SENT}. With one server that stops the batch; on a cluster the other
+ * masters carry on. Nothing is ever sent twice, except a {@link RetryPass retry} the
+ * caller asked for, and commands that did not run where they were sent (redirected, or
+ * their master gone).
+ * <p>
+ * Not thread-safe: a run belongs to the thread that runs the batch.
+ */
+final class BatchRun implements Lane.Events {
+
+	private final BatchConnectionPool pool;
+
+	private final RunSettings settings;
+
+	private final OutcomeLedger ledger;
+
+	private final BatchReport report;
+
+	private final Router router;
+
+	private final @Nullable RetryPass retry;
+
+	private final long startNanos = System.nanoTime();
+
+	private @Nullable Lane current;
+
+	private int commandStart = -1;
+
+	private int commandSlot = Slots.ANY;
+
+	private int transactionSlot = Slots.ANY;
+
+	private int submitted;
+
+	private int chunksSent;
+
+	private boolean finished;
+
+	private @Nullable String abortReason;
+
+	private @Nullable Throwable abortCause;
+
+	private @Nullable String laneFailure;
+
+	private @Nullable Throwable laneFailureCause;
+
+	private @Nullable BatchException abortSignal;
+
+	private boolean topologyStale;
+
+	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
+		this(pool, settings, new OutcomeLedger(), BatchReport.of(observations, settings, pool.topology()),
+				(settings.retryAttempts() > 0) ? new RetryPass(settings.retryAttempts(), settings.retryBackoff())
+						: null);
+	}
+
+	private BatchRun(BatchConnectionPool pool, RunSettings settings, OutcomeLedger ledger, BatchReport report,
+			@Nullable RetryPass retry) {
+		this.pool = pool;
+		this.settings = settings;
+		this.ledger = ledger;
+		this.report = report;
+		this.retry = retry;
+		boolean cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
+		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, ledger, this));
+	}
+
+	String name() {
+		return this.settings.name();
+	}
+
+	int submitted() {
+		return this.submitted;
+	}
+
+	int chunksSent() {
+		return this.chunksSent;
+	}
+
+	@Nullable Throwable abortCause() {
+		return (this.abortCause != null) ? this.abortCause : this.laneFailureCause;
+	}
+
+	int slotOf(byte[] key) {
+		return this.router.slotOf(key);
+	}
+
+	int slotOf(byte[][] keys) {
+		return this.router.slotOf(keys);
+	}
+
+	// ------------------------------------------------------------------ recording
+
+	/**
+	 * Where to write the next command: the open chunk of the lane that serves the slot.
+	 * The command is written there and then handed over with {@link #endCommand}; keys
+	 * and values must be serialized before, so that a serializer failure never leaves
+	 * half a command.
+	 * @param slot the command's slot, from {@link #slotOf(byte[])}
+	 * @throws InvalidDataAccessApiUsageException when a transactional batch on a cluster
+	 * would span slots
+	 */
+	ByteBuf startCommand(int slot) {
+		checkNotFinished();
+		this.report.started();
+		if (this.router.isCluster() && this.settings.transactional() && slot >= 0) {
+			if (this.transactionSlot == Slots.ANY) {
+				this.transactionSlot = slot;
+			}
+			else if (slot != this.transactionSlot) {
+				throw new InvalidDataAccessApiUsageException(
+						Messages.transactionSpansSlots(slot, this.transactionSlot));
+			}
+		}
+		int route = (slot == Slots.ANY && this.settings.transactional()) ? this.transactionSlot : slot;
+		Lane lane = (this.abortReason == null) ? route(route) : this.router.unroutable();
+		// a batch that could not route the command stops here, before recording it
+		throwIfJustAborted();
+		this.current = lane;
+		this.commandSlot = route;
+		this.commandStart = lane.open().buffer().writerIndex();
+		return lane.open().buffer();
+	}
+
+	private Lane route(int slot) {
+		Lane lane = this.router.lane(slot);
+		stopIfUnroutable();
+		return lane;
+	}
+
+	private void stopIfUnroutable() {
+		RuntimeException failure = this.router.takeRouteFailure();
+		if (failure != null) {
+			stop(Messages.noRoute(failure), failure);
+		}
+	}
+
+	/**
+	 * Take the command written since {@link #startCommand(int)}. If the chunk is full it
+	 * is sent; if the batch has to stop (no connection, a lost chunk, an interrupt) this
+	 * throws a {@link BatchException} so that the recording code stops too.
+	 * @param type the command
+	 * @param output where Lettuce decodes the reply
+	 * @param converter turns the decoded reply into the response's value
+	 * @param outputs makes a fresh output, so the command can be sent again by a retry
+	 * @param idempotent whether a retry may send it again when its outcome is unknown
+	 * @return the response
+	 */
+	<T> CommandResponse<T> endCommand(ProtocolKeyword type, CommandOutput<byte[], byte[], ?> output,
+			Function<@Nullable Object, T> converter, Supplier<CommandOutput<byte[], byte[], ?>> outputs,
+			boolean idempotent) {
+		CommandResponse<T> response = new CommandResponse<>(this.submitted++, type, output, converter);
+		RetryPass retries = this.retry;
+		if (retries != null && retries.hasAttempts()) {
+			ByteBuf buffer = currentLane().open().buffer();
+			byte[] bytes = new byte[buffer.writerIndex() - this.commandStart];
+			buffer.getBytes(this.commandStart, bytes);
+			response.retryable(new CommandResponse.Recipe(bytes, outputs, this.commandSlot), idempotent, retries);
+		}
+		enqueue(response);
+		return response;
+	}
+
+	/**
+	 * Record a command that Lettuce built (through {@code RedisTemplate} code): it is
+	 * encoded into the open chunk here. It is never sent again by a retry. On a cluster,
+	 * a command whose keys span slots is split when that is safe ({@code DEL},
+	 * {@code UNLINK}, {@code EXISTS}, {@code TOUCH}, {@code MGET}) and refused otherwise.
+	 */
+	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+		int slot = Slots.ANY;
+		if (this.router.isCluster()) {
+			CommandArgs<byte[], byte[]> args = command.getArgs();
+			byte[][] keys = (args != null) ? ClusterKeys.keys(command.getType(), args) : null;
+			if (keys != null) {
+				slot = Slots.of(keys);
+				if (slot == Slots.CROSS) {
+					return addSplit(command, keys, converter);
+				}
+			}
+			else if (args != null) {
+				ByteBuffer first = args.getFirstEncodedKey();
+				slot = (first != null) ? SlotHash.getSlot(first) : Slots.ANY;
+			}
+		}
+		command.encode(startCommand(slot));
+		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
+		if (this.router.isCluster()) {
+			response.redirectable();
+		}
+		enqueue(response);
+		return response;
+	}
+
+	private <T> CommandResponse<T> addSplit(RedisCommand<byte[], byte[], ?> command, byte[][] keys,
+			Function<@Nullable Object, T> converter) {
+		String commandName = command.getType().toString();
+		if (!ClusterKeys.splittable(command.getType())) {
+			String message = Messages.crossSlot(commandName, keys);
+			command.completeExceptionally(new RedisException(message));
+			return addFailed(commandName, message, null);
+		}
+		checkNotFinished();
+		this.report.started();
+		CommandResponse<T> whole = new CommandResponse<>(this.submitted++, command, converter);
+		List<SplitCommand.Part> parts = new SplitCommand(whole, command.getType(), keys, this.ledger).parts();
+		int next = 0;
+		try {
+			for (; next < parts.size(); next++) {
+				SplitCommand.Part part = parts.get(next);
+				startCommand(part.slot()).writeBytes(part.bytes());
+				part.response().redirectable();
+				enqueue(part.response());
+			}
+		}
+		catch (BatchException ex) {
+			// the batch stopped: the parts not recorded yet are not sent either
+			for (int i = next + 1; i < parts.size(); i++) {
+				parts.get(i)
+					.response()
+					.settle(Outcome.NOT_SENT, Messages.notSent(String.valueOf(stoppedBecause())), this.ledger);
+			}
+			throw ex;
+		}
+		return whole;
+	}
+
+	/**
+	 * Record a command that failed before it could be sent (its key or value could not be
+	 * serialized). It takes its place in the batch and is {@link Outcome#FAILED}.
+	 */
+	<T> CommandResponse<T> addFailed(String commandName, String message, @Nullable Throwable cause) {
+		checkNotFinished();
+		this.report.started();
+		return CommandResponse.failedLocally(this.submitted++, commandName, message, cause, this.ledger);
+	}
+
+	private Lane currentLane() {
+		Lane lane = this.current;
+		if (lane == null) {
+			throw new IllegalStateException("No command is being recorded");
+		}
+		return lane;
+	}
+
+	/**
+	 * Take the command just written into the lane's open chunk: reject it if an argument
+	 * is larger than the server accepts, move it to a new chunk if it would take the open
+	 * one over its byte budget, and send the chunk once it is full.
+	 */
+	private void enqueue(CommandResponse<?> response) {
+		Lane lane = currentLane();
+		ByteBuf buffer = lane.open().buffer();
+		int start = this.commandStart;
+		int end = buffer.writerIndex();
+		this.commandStart = -1;
+		long limit = lane.maxBulkBytes();
+		if (end - start > limit) {
+			long largest = RespWriter.largestBulk(buffer, start, end);
+			if (largest > limit) {
+				buffer.writerIndex(start);
+				String reason = Messages.tooLarge(largest, limit);
+				response.completeExceptionally(new IllegalArgumentException(reason));
+				response.settle(Outcome.FAILED, reason, this.ledger);
+				return;
+			}
+		}
+		String notSent = notSentReason(lane);
+		if (notSent == null && !lane.open().isEmpty() && buffer.readableBytes() > this.settings.maxChunkBytes()) {
+			// The byte budget is reached before the chunk size: send what was there
+			// before
+			// this command, which starts the next chunk.
+			byte[] command = new byte[end - start];
+			buffer.getBytes(start, command);
+			buffer.writerIndex(start);
+			lane.sendOpen();
+			throwIfJustAborted();
+			start = lane.open().buffer().writerIndex();
+			lane.open().buffer().writeBytes(command);
+			end = lane.open().buffer().writerIndex();
+			notSent = notSentReason(lane);
+		}
+		if (notSent != null) {
+			lane.open().buffer().writerIndex(start);
+			response.settle(Outcome.NOT_SENT, notSent, this.ledger);
+			return;
+		}
+		lane.open().add(response, start, end, this.commandSlot, false);
+		if (lane.open().isFull(this.settings.maxChunkBytes())) {
+			lane.sendOpen();
+			sendRerouted();
+			throwIfJustAborted();
+		}
+	}
+
+	private void checkNotFinished() {
+		if (this.finished) {
+			throw new IllegalStateException(Messages.batchComplete());
+		}
+	}
+
+	// ------------------------------------------------------------------ ending
+
+	/**
+	 * Send the open chunks and wait for every chunk in flight, keeping the leased
+	 * connections: afterwards every command recorded so far has its outcome.
+	 */
+	void drain() {
+		checkNotFinished();
+		sendAndSettleEverything();
+		throwIfJustAborted();
+	}
+
+	/**
+	 * Send what is left, wait for every chunk, retry what the options allow, give the
+	 * connections back, and account for every command.
+	 * @return the results
+	 */
+	BatchResults finish() {
+		if (!this.finished) {
+			sendAndSettleEverything();
+			releaseLeases();
+			if (this.retry != null) {
+				this.retry.run(this, this.ledger);
+			}
+			close();
+		}
+		return results();
+	}
+
+	/**
+	 * Stop the batch because the recording code failed: nothing more is sent, chunks in
+	 * flight still get their replies, and connections go back.
+	 * @param reason why, for the results
+	 * @return the results
+	 */
+	BatchResults abort(String reason) {
+		if (!this.finished) {
+			stop(reason, null);
+			settleEverythingInFlight();
+			releaseLeases();
+			if (this.retry != null) {
+				this.retry.giveUp(this.ledger);
+			}
+			close();
+		}
+		return results();
+	}
+
+	/**
+	 * End the batch after the recording code threw: nothing more is sent, chunks in
+	 * flight still get their replies, connections go back. If the exception is this run's
+	 * own stop signal, the result is a {@link BatchException} with the final results;
+	 * otherwise the exception itself wins, with the batch outcome attached as a
+	 * suppressed {@link BatchException} when anything was recorded.
+	 * @param failure what the recording code threw
+	 * @return the exception to throw
+	 */
+	Throwable afterFailure(Throwable failure) {
+		BatchResults results = abort(Messages.recordingCodeThrew(failure));
+		if (isAbortSignal(failure)) {
+			return new BatchException(results, abortCause());
+		}
+		if (results.size() > 0) {
+			failure.addSuppressed(new BatchException(results, abortCause()));
+		}
+		return failure;
+	}
+
+	/**
+	 * Whether the given exception is the signal this run threw to stop the recording
+	 * code.
+	 */
+	boolean isAbortSignal(Throwable ex) {
+		return ex == this.abortSignal;
+	}
+
+	/**
+	 * Finish the batch and return its results if every command succeeded.
+	 * @return the results
+	 * @throws BatchException otherwise
+	 */
+	BatchResults complete() {
+		BatchResults results = finish();
+		if (!results.isSuccess()) {
+			throw new BatchException(results, abortCause());
+		}
+		return results;
+	}
+
+	/**
+	 * The results of the commands recorded from index {@code from} (inclusive) to
+	 * {@code to} (exclusive), indexed from 0; every one of them must have its outcome.
+	 */
+	BatchResults slice(int from, int to, int chunks, Duration elapsed) {
+		return this.ledger.slice(from, to).toResults(name(), chunks, elapsed, stoppedBecause());
+	}
+
+	private BatchResults results() {
+		return this.ledger.toResults(name(), this.chunksSent, Duration.ofNanos(System.nanoTime() - this.startNanos),
+				stoppedBecause());
+	}
+
+	private @Nullable String stoppedBecause() {
+		return (this.abortReason != null) ? this.abortReason : this.laneFailure;
+	}
+
+	private void sendAndSettleEverything() {
+		do {
+			for (Lane lane : this.router.lanes()) {
+				lane.sendOpen();
+			}
+			for (Lane lane : this.router.lanes()) {
+				lane.settleAll();
+			}
+			sendRerouted();
+		}
+		while (this.router.lanes().stream().anyMatch(Lane::hasWork));
+	}
+
+	private void settleEverythingInFlight() {
+		for (Lane lane : this.router.lanes()) {
+			lane.settleAll();
+		}
+		this.router.settleRerouted(this.ledger);
+	}
+
+	private void releaseLeases() {
+		for (Lane lane : this.router.lanes()) {
+			lane.releaseLease();
+		}
+	}
+
+	private void close() {
+		this.finished = true;
+		releaseLeases();
+		if (this.topologyStale) {
+			// A master was lost: the next batch should find its replica, if one took
+			// over.
+			this.router.refreshTopology();
+		}
+		this.report.finish(results(), stoppedBecause());
+	}
+
+	// ------------------------------------------------------------------ retries
+
+	/**
+	 * Send commands again, in a pass of their own that shares this batch's ledger and
+	 * report; this batch's retry decides whether they are sent once more. Afterwards this
+	 * batch stopped early only if the pass did.
+	 */
+	void resendInPass(List<CommandResponse<?>> again) {
+		if (this.topologyStale) {
+			this.router.refreshTopology();
+		}
+		BatchRun pass = new BatchRun(this.pool, this.settings.withoutRetry(), this.ledger, this.report.forPass(), null);
+		int resent = 0;
+		try {
+			for (; resent < again.size(); resent++) {
+				pass.resend(again.get(resent));
+			}
+		}
+		catch (BatchException ex) {
+			if (!pass.isAbortSignal(ex)) {
+				throw ex;
+			}
+			if (again.get(resent).isSettled()) {
+				// the command that stopped the pass was recorded, and has its outcome
+				resent++;
+			}
+		}
+		for (int i = resent; i < again.size(); i++) {
+			again.get(i).settle(Outcome.NOT_SENT, Messages.notSent(String.valueOf(pass.stoppedBecause())), this.ledger);
+		}
+		pass.finish();
+		this.chunksSent += pass.chunksSent;
+		this.abortReason = pass.abortReason;
+		this.abortCause = pass.abortCause;
+		this.laneFailure = pass.laneFailure;
+		this.laneFailureCause = pass.laneFailureCause;
+	}
+
+	/**
+	 * Send a pending command again, from its recipe, with its original response.
+	 */
+	private void resend(CommandResponse<?> response) {
+		CommandResponse.Recipe recipe = response.recipe();
+		startCommand(recipe.slot()).writeBytes(recipe.bytes());
+		response.resend(recipe.output().get());
+		enqueue(response);
+	}
+
+	// ------------------------------------------------------------------ stops
+
+	private void throwIfJustAborted() {
+		if (this.abortReason != null && this.abortSignal == null) {
+			// Settle what is still in flight so the signal's results are complete so far.
+			settleEverythingInFlight();
+			this.abortSignal = new BatchException(results(), this.abortCause);
+			throw this.abortSignal;
+		}
+	}
+
+	/**
+	 * Stop the whole batch: nothing more is sent anywhere.
+	 */
+	private void stop(String reason, @Nullable Throwable cause) {
+		if (this.abortReason != null) {
+			return;
+		}
+		this.abortReason = reason;
+		this.abortCause = cause;
+		for (Lane lane : this.router.lanes()) {
+			Chunk unsent = lane.takeOpen();
+			unsent.settleNotSent(Messages.notSent(reason), this.ledger);
+			lane.recycle(unsent);
+		}
+	}
+
+	/**
+	 * Stop sending to one server. With one server that stops the batch; on a cluster the
+	 * other masters carry on, the topology is read again when the batch ends, and the
+	 * lane's commands not yet sent end {@link Outcome#NOT_SENT} (or, when the lane asks
+	 * for it, go where the topology sends their slots now).
+	 */
+	private void stopLane(Lane lane, String reason, @Nullable Throwable cause) {
+		if (!this.router.isCluster()) {
+			stop(reason, cause);
+			return;
+		}
+		if (!lane.stop(reason)) {
+			return;
+		}
+		this.topologyStale = true;
+		if (this.laneFailure == null) {
+			this.laneFailure = Messages.masterFailed(lane.address(), reason);
+			this.laneFailureCause = cause;
+		}
+		Chunk unsent = lane.takeOpen();
+		if (lane.reroutesOnStop()) {
+			this.router.reroute(unsent.rerouteAll(Messages.masterUnreachable()));
+		}
+		else {
+			unsent.settleNotSent(notSentReason(lane), this.ledger);
+		}
+		lane.recycle(unsent);
+	}
+
+	private void sendRerouted() {
+		this.router.sendRerouted(this.abortReason, this.ledger);
+		stopIfUnroutable();
+	}
+
+	@Override
+	public @Nullable String notSentReason(Lane lane) {
+		if (this.abortReason != null) {
+			return Messages.notSent(this.abortReason);
+		}
+		String stopped = lane.stopReason();
+		if (stopped != null) {
+			return lane.hasNode() ? Messages.notSentToServer(lane.address(), stopped) : Messages.notSent(stopped);
+		}
+		return null;
+	}
+
+	@Override
+	public void unsendable(Lane lane, Chunk chunk, String reason) {
+		if (lane.reroutesOnStop() && this.abortReason == null) {
+			this.router.reroute(chunk.rerouteAll(String.valueOf(lane.stopReason())));
+		}
+		else {
+			chunk.settleNotSent(reason, this.ledger);
+		}
+		lane.recycle(chunk);
+	}
+
+	@Override
+	public void sent(Lane lane, Chunk chunk) {
+		this.chunksSent++;
+	}
+
+	@Override
+	public void settled(Lane lane, ChunkSettlement settlement) {
+		this.report.chunkSettled(settlement.nanos());
+		this.router.reroute(settlement.reroutes());
+		if (settlement.topologyStale()) {
+			this.topologyStale = true;
+		}
+		if (settlement.interrupted()) {
+			stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+		}
+		else if (!settlement.answered()) {
+			stopLane(lane, Messages.chunkTimedOut(this.settings.timeout()), null);
+		}
+		else if (settlement.unknown() > 0) {
+			stopLane(lane, Messages.connectionLost(), settlement.connectionFailure());
+		}
+	}
+
+	@Override
+	public void borrowFailed(Lane lane, RuntimeException failure) {
+		if (this.router.isCluster() && !this.router.topologyRefreshed()) {
+			// The master may be gone and a replica serve its slots now: nothing of the
+			// lane's waiting chunks was sent, so they go where the topology, read again,
+			// sends their slots.
+			this.router.refreshTopology();
+			lane.rerouteOnStop();
+		}
+		stopLane(lane, Messages.noConnection(lane.address(), failure), failure);
+	}
+
+}

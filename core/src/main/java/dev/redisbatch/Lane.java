@@ -1,0 +1,350 @@
+package dev.redisbatch;
+
+import java.util.ArrayDeque;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The commands of a batch for one server: the chunk being recorded, the chunks in flight
+ * and the connection leased for them. A lane has one connection at a time, so the server
+ * runs its chunks in the order they were recorded; up to {@code parallelism} of them are
+ * in flight, pipelined on it, and sending one more waits for the oldest.
+ * <p>
+ * The lane does the sending; what follows from it (a chunk's settlement, a connection
+ * that cannot be had, a chunk that cannot go) it hands to its {@link Events}, the batch,
+ * which decides whether the lane or the batch stops.
+ */
+final class Lane {
+
+	private final @Nullable NodePool node;
+
+	private final RunSettings settings;
+
+	private final boolean cluster;
+
+	private final OutcomeLedger ledger;
+
+	private final Events events;
+
+	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
+
+	private final ArrayDeque<ByteBuf> spareBuffers = new ArrayDeque<>();
+
+	private @Nullable Lease lease;
+
+	private Chunk open;
+
+	private @Nullable String stopReason;
+
+	private boolean rerouteOnStop;
+
+	/**
+	 * A lane.
+	 * @param node the server, or {@code null} for the lane of a batch that could not
+	 * route its commands (they all end not sent)
+	 */
+	Lane(@Nullable NodePool node, RunSettings settings, boolean cluster, OutcomeLedger ledger, Events events) {
+		this.node = node;
+		this.settings = settings;
+		this.cluster = cluster;
+		this.ledger = ledger;
+		this.events = events;
+		this.open = newChunk();
+	}
+
+	/**
+	 * The server's pool.
+	 * @throws IllegalStateException for the lane of unroutable commands
+	 */
+	NodePool node() {
+		NodePool server = this.node;
+		if (server == null) {
+			throw new IllegalStateException("The batch could not route this command");
+		}
+		return server;
+	}
+
+	/**
+	 * The server, for messages.
+	 */
+	String address() {
+		return node().address();
+	}
+
+	/**
+	 * The largest argument the server accepts.
+	 */
+	long maxBulkBytes() {
+		return (this.node != null) ? this.node.maxBulkBytes() : NodePool.DEFAULT_MAX_BULK_BYTES;
+	}
+
+	/**
+	 * The byte budget of a chunk.
+	 */
+	long maxChunkBytes() {
+		return this.settings.maxChunkBytes();
+	}
+
+	/**
+	 * Why a command for this lane is not sent (the batch or the lane stopped), or
+	 * {@code null} when it can be.
+	 */
+	@Nullable String notSentReason() {
+		return this.events.notSentReason(this);
+	}
+
+	/**
+	 * Whether this lane has a server (the lane of unroutable commands has none).
+	 */
+	boolean hasNode() {
+		return this.node != null;
+	}
+
+	/**
+	 * The chunk being recorded.
+	 */
+	Chunk open() {
+		return this.open;
+	}
+
+	/**
+	 * Take the chunk being recorded away (to send it, or because it will not be sent),
+	 * and open a new one.
+	 */
+	Chunk takeOpen() {
+		Chunk taken = this.open;
+		this.open = newChunk();
+		return taken;
+	}
+
+	boolean hasWork() {
+		return !this.open.isEmpty() || !this.inFlight.isEmpty();
+	}
+
+	/**
+	 * Why the lane sends nothing more, or {@code null}.
+	 */
+	@Nullable String stopReason() {
+		return this.stopReason;
+	}
+
+	/**
+	 * Stop sending to this server.
+	 * @return whether it was not stopped before
+	 */
+	boolean stop(String reason) {
+		if (this.stopReason != null) {
+			return false;
+		}
+		this.stopReason = reason;
+		return true;
+	}
+
+	/**
+	 * Whether the commands that could not be sent to this server go where the topology,
+	 * read again, sends their slots (its master may have been replaced).
+	 */
+	boolean reroutesOnStop() {
+		return this.rerouteOnStop;
+	}
+
+	void rerouteOnStop() {
+		this.rerouteOnStop = true;
+	}
+
+	// ------------------------------------------------------------------ sending
+
+	/**
+	 * Send the chunk being recorded, if it holds anything.
+	 */
+	void sendOpen() {
+		if (this.open.isEmpty()) {
+			return;
+		}
+		send(takeOpen());
+	}
+
+	private void send(Chunk chunk) {
+		while (true) {
+			String notSent = this.events.notSentReason(this);
+			if (notSent != null) {
+				this.events.unsendable(this, chunk, notSent);
+				return;
+			}
+			Lease current = lease();
+			if (current == null) {
+				continue;
+			}
+			if (!current.isOpen()) {
+				// It broke (for example the server restarted): nothing of this chunk was
+				// sent on it, so another connection can take the chunk.
+				breakLease(current);
+				continue;
+			}
+			if (chunk.write(current, node().channelOf(current.connection()), this.settings.timeoutNanos())) {
+				current.chunkSent();
+				this.inFlight.add(chunk);
+				this.events.sent(this, chunk);
+			}
+			else {
+				// The connection closed between the check and the write, and refused the
+				// whole write: nothing went out.
+				breakLease(current);
+				chunk.settleNotSent(Messages.closedBeforeWrite(), this.ledger);
+				recycle(chunk);
+			}
+			return;
+		}
+	}
+
+	/**
+	 * The connection for the next chunk, once fewer than {@code parallelism} chunks are
+	 * in flight (waiting for the oldest otherwise). When the connection broke, the chunks
+	 * still in flight on it settle before another is borrowed. Returns {@code null} when
+	 * the lane was stopped while waiting.
+	 */
+	private @Nullable Lease lease() {
+		while (this.events.notSentReason(this) == null) {
+			if (this.inFlight.size() >= this.settings.parallelism()) {
+				settleOldest();
+				continue;
+			}
+			Lease current = this.lease;
+			if (current != null && !current.isBroken()) {
+				return current;
+			}
+			if (!this.inFlight.isEmpty()) {
+				settleOldest();
+				continue;
+			}
+			return borrow();
+		}
+		return null;
+	}
+
+	private @Nullable Lease borrow() {
+		try {
+			Lease borrowed = new Lease(node().borrow());
+			this.lease = borrowed;
+			return borrowed;
+		}
+		catch (RuntimeException ex) {
+			this.events.borrowFailed(this, ex);
+			return null;
+		}
+	}
+
+	/**
+	 * Wait for the oldest chunk in flight and settle it.
+	 */
+	void settleOldest() {
+		Chunk chunk = this.inFlight.poll();
+		if (chunk == null) {
+			return;
+		}
+		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger);
+		Lease on = chunk.lease();
+		on.chunkSettled();
+		if (settlement.leftConnectionClean() && on.isOpen()) {
+			recycle(chunk);
+		}
+		else {
+			// Unanswered commands may still be on the wire (or the server turned into a
+			// replica): the connection never serves another chunk, and the chunk's buffer
+			// is never reused.
+			breakLease(on);
+		}
+		this.events.settled(this, settlement);
+	}
+
+	/**
+	 * Wait for every chunk in flight.
+	 */
+	void settleAll() {
+		while (!this.inFlight.isEmpty()) {
+			settleOldest();
+		}
+	}
+
+	/**
+	 * Close a connection that broke or may still receive replies: it leaves the pool at
+	 * once.
+	 */
+	private void breakLease(Lease broken) {
+		if (broken.markBroken()) {
+			node().invalidate(broken.connection());
+		}
+	}
+
+	/**
+	 * Give the connection back to the pool, unless it broke.
+	 */
+	void releaseLease() {
+		Lease current = this.lease;
+		if (current != null && !current.isBroken()) {
+			node().release(current.connection());
+		}
+		this.lease = null;
+	}
+
+	// ------------------------------------------------------------------ buffers
+
+	private Chunk newChunk() {
+		ByteBuf buffer = this.spareBuffers.poll();
+		if (buffer == null) {
+			buffer = Unpooled.buffer(Math.min(this.settings.chunkSize(), 1024) * 48);
+		}
+		if (this.settings.transactional()) {
+			buffer.writeBytes(WireCommand.MULTI);
+		}
+		return new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster);
+	}
+
+	/**
+	 * Keep a settled or unsent chunk's buffer for a later chunk.
+	 */
+	void recycle(Chunk chunk) {
+		ByteBuf buffer = chunk.buffer();
+		if (this.spareBuffers.size() <= this.settings.parallelism()
+				&& buffer.capacity() <= 4 * this.settings.maxChunkBytes()) {
+			buffer.clear();
+			this.spareBuffers.push(buffer);
+		}
+	}
+
+	/**
+	 * What the batch decides when its lanes send.
+	 */
+	interface Events {
+
+		/**
+		 * Why nothing more is sent to this lane (the batch or the lane stopped), or
+		 * {@code null} when it can send.
+		 */
+		@Nullable String notSentReason(Lane lane);
+
+		/**
+		 * A chunk that will not be sent: settle its commands, or send them elsewhere.
+		 */
+		void unsendable(Lane lane, Chunk chunk, String reason);
+
+		/**
+		 * A chunk was written.
+		 */
+		void sent(Lane lane, Chunk chunk);
+
+		/**
+		 * A chunk in flight was settled.
+		 */
+		void settled(Lane lane, ChunkSettlement settlement);
+
+		/**
+		 * No connection could be borrowed for this lane.
+		 */
+		void borrowFailed(Lane lane, RuntimeException failure);
+
+	}
+
+}

@@ -1,0 +1,160 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+
+import dev.redisbatch.protocol.Slots;
+
+/**
+ * Every sentence the engine puts in front of a user: the reasons in
+ * {@link BatchFailure#message()} and {@link BatchResults#abortReason()}, and the messages
+ * of the exceptions it throws. In one place, so that they stay consistent, and so that it
+ * is easy to check that none of them carries a key, a value or a password: they name
+ * commands, counts, slots, addresses and limits only.
+ */
+final class Messages {
+
+	private Messages() {
+	}
+
+	// why a command was not sent
+
+	static String notSent(String why) {
+		return "not sent: the batch stopped early (" + why + ")";
+	}
+
+	static String notSentToServer(String address, String why) {
+		return "not sent: the batch stopped sending to " + address + " (" + why + ")";
+	}
+
+	static String closedBeforeWrite() {
+		return "not sent: the connection closed just before the write";
+	}
+
+	static String tooLarge(long largest, long limit) {
+		return "not sent: an argument of " + largest + " bytes is larger than the server's proto-max-bulk-len of "
+				+ limit + " bytes";
+	}
+
+	static String crossSlot(String command, byte[][] keys) {
+		return "not sent: the keys of " + command + " hash to different slots of the cluster " + Slots.distinct(keys)
+				+ ", and one command can only reach the keys of one slot. Put keys that go together under one hash "
+				+ "tag, such as {order:42}:items and {order:42}:total";
+	}
+
+	// why a sent command has no reply
+
+	static String noReplyInTime(Duration timeout) {
+		return "sent, but no reply within the chunk timeout of " + timeout + " (it may have run)";
+	}
+
+	static String noReplyInterrupted() {
+		return "sent, but the batch was interrupted before its reply (it may have run)";
+	}
+
+	static String noReplyConnection(Throwable failure) {
+		return "sent, but no reply came (" + describe(failure) + "); it may have run";
+	}
+
+	// why a batch, or its lane to one server, stopped
+
+	static String interrupted() {
+		return "the thread was interrupted";
+	}
+
+	static String chunkTimedOut(Duration timeout) {
+		return "a chunk got no reply within its timeout of " + timeout;
+	}
+
+	static String connectionLost() {
+		return "a chunk lost its connection before every reply came (when the server closes it, its log says why: "
+				+ "client-output-buffer-limit and client-query-buffer-limit are common causes, and a smaller "
+				+ "chunk-size or max-chunk-bytes keeps a chunk under them)";
+	}
+
+	static String noConnection(String address, Throwable failure) {
+		return "no batch connection to " + address + ": " + describe(failure);
+	}
+
+	static String noRoute(Throwable failure) {
+		return "no route in the cluster: " + describe(failure);
+	}
+
+	static String masterFailed(String address, String why) {
+		return "master " + address + ": " + why;
+	}
+
+	static String recordingCodeThrew(Throwable failure) {
+		return "the recording code threw " + failure.getClass().getSimpleName();
+	}
+
+	static String closedBeforeComplete() {
+		return "the batch was closed before it completed";
+	}
+
+	static String masterUnreachable() {
+		return "its master was unreachable";
+	}
+
+	// cluster
+
+	static String tooManyRedirects(int limit, String last) {
+		return "not run: redirected more than " + limit + " times while the cluster topology changed (last: " + last
+				+ ")";
+	}
+
+	static String transactionSpansSlots(int slot, int firstSlot) {
+		return "A transactional batch on Redis Cluster runs MULTI/EXEC on one master, so all its keys must hash to "
+				+ "one slot, but this command's key is in slot " + slot + " and the batch's first key in slot "
+				+ firstSlot + ". Put the keys under one hash tag, such as {user:42}:name and {user:42}:visits, or turn "
+				+ "transactional off. Nothing of this command was sent.";
+	}
+
+	static String splitSuffix(int parts) {
+		return " (its keys span " + parts + " slots, so it was sent as one command per slot)";
+	}
+
+	static String splitPartly() {
+		return "some of its parts ran and some did not";
+	}
+
+	// misuse
+
+	static String batchComplete() {
+		return "The batch is complete: record commands inside the batch callback, not after it returned";
+	}
+
+	static String notThreadSafe() {
+		return "A Batch is not thread-safe: record commands on the thread that runs the batch callback "
+				+ "(use parallelism for concurrent chunks)";
+	}
+
+	static String emptyBatch() {
+		return "Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed";
+	}
+
+	static String responseNotComplete(int index) {
+		return "Response #" + index
+				+ " is not complete yet: read it after execute(...) returns, not inside the batch callback";
+	}
+
+	// server errors
+
+	/**
+	 * Name the server limit behind an error that does not say which one it is.
+	 */
+	static String explain(String error) {
+		if (error.contains("Protocol error: invalid bulk length")) {
+			return error + " (a key or value is larger than the server's proto-max-bulk-len)";
+		}
+		return error;
+	}
+
+	/**
+	 * A failure as its type and message: for reasons, never with a stack trace.
+	 */
+	static String describe(Throwable failure) {
+		String text = failure.getMessage();
+		return failure.getClass().getSimpleName() + ((text != null) ? ": " + text : "");
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The options one batch runs with, every value resolved against the template's defaults.
+ *
+ * @param name the name it is reported under
+ * @param chunkSize the most commands per chunk
+ * @param parallelism the most chunks in flight per server
+ * @param timeout the deadline of each chunk, from its write to its last reply
+ * @param transactional whether each chunk is a MULTI/EXEC transaction
+ * @param maxChunkBytes the most request bytes per chunk
+ * @param retryAttempts how many more times unsent (and unknown idempotent) commands are
+ * sent
+ * @param retryBackoff the pause before each retry attempt
+ */
+record RunSettings(String name, int chunkSize, int parallelism, Duration timeout, boolean transactional,
+		long maxChunkBytes, int retryAttempts, Duration retryBackoff) {
+
+	/**
+	 * The settings of options that were resolved against the template's defaults.
+	 * @throws IllegalStateException when a value is still unset
+	 */
+	static RunSettings of(BatchOptions options) {
+		return new RunSettings(require(options.name()), require(options.chunkSize()), require(options.parallelism()),
+				require(options.timeout()), require(options.transactional()), require(options.maxChunkBytes()),
+				require(options.retryAttempts()), require(options.retryBackoff()));
+	}
+
+	/**
+	 * The same settings without retries (for a pass that sends commands again, and for
+	 * batches whose commands cannot be recorded twice).
+	 */
+	RunSettings withoutRetry() {
+		return new RunSettings(this.name, this.chunkSize, this.parallelism, this.timeout, this.transactional,
+				this.maxChunkBytes, 0, this.retryBackoff);
+	}
+
+	long timeoutNanos() {
+		return this.timeout.toNanos();
+	}
+
+	private static <T> T require(@Nullable T value) {
+		if (value == null) {
+			throw new IllegalStateException("Options must be resolved against the template defaults first");
+		}
+		return value;
+	}
+
+}
