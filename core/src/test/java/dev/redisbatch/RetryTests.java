@@ -13,6 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.serializer.RedisSerializer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
@@ -77,6 +79,58 @@ class RetryTests {
 	}
 
 	@Test
+	void aTemplateBuiltWithARetryRetriesBatchesRunWithoutOptions() throws Exception {
+		BatchTemplate<String, String> template = templateWithDefaults(
+				BatchOptions.builder().timeout(Duration.ofSeconds(5)).retry(3, Duration.ofMillis(400)).build());
+		template.execute((batch) -> batch.get("warm-up"));
+		CompletableFuture<BatchResults> holder = holdTheOnlyConnection(template, Duration.ofMillis(300));
+		List<Response<Long>> responses = new ArrayList<>();
+
+		BatchResults results = template.execute((batch) -> {
+			for (int i = 0; i < 10; i++) {
+				responses.add(batch.incr("counter:" + i));
+			}
+		});
+
+		holder.get(10, TimeUnit.SECONDS);
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(10);
+		assertThat(results.size()).isEqualTo(10);
+		assertThat(responses).allSatisfy((response) -> assertThat(response.get()).isEqualTo(1L));
+		assertThat(this.pool.getExhaustedCount()).isEqualTo(1);
+		for (int i = 0; i < 10; i++) {
+			assertThat(this.server.call("GET", "counter:" + i)).isEqualTo("1");
+		}
+	}
+
+	@Test
+	void aTemplateBuiltWithARetryReportsItInItsDefaultOptions() {
+		BatchTemplate<String, String> template = templateWithDefaults(
+				BatchOptions.builder().retry(3, Duration.ofMillis(400)).build());
+
+		assertThat(template.getDefaultOptions().retryAttempts()).isEqualTo(3);
+		assertThat(template.getDefaultOptions().retryBackoff()).isEqualTo(Duration.ofMillis(400));
+	}
+
+	@Test
+	void aBatchThatTurnsRetryOffIsNotRetriedByATemplateBuiltWithARetry() throws Exception {
+		BatchTemplate<String, String> template = templateWithDefaults(
+				BatchOptions.builder().timeout(Duration.ofSeconds(5)).retry(3, Duration.ofMillis(400)).build());
+		template.execute((batch) -> batch.get("warm-up"));
+		CompletableFuture<BatchResults> holder = holdTheOnlyConnection(template, Duration.ofMillis(300));
+
+		BatchException failure = catchThrowableOfType(BatchException.class,
+				() -> template.execute(BatchOptions.builder().retry(0, Duration.ZERO).build(), (batch) -> {
+					for (int i = 0; i < 10; i++) {
+						batch.incr("counter:" + i);
+					}
+				}));
+
+		holder.get(10, TimeUnit.SECONDS);
+		assertThat(failure.getResults().count(Outcome.NOT_SENT)).isEqualTo(10);
+		assertThat(this.server.call("DBSIZE")).isEqualTo(0L);
+	}
+
+	@Test
 	void unknownCommandsAreSentAgainOnlyWhenMarkedIdempotent() {
 		StringBatchTemplate template = new StringBatchTemplate(this.pool,
 				BatchOptions.builder().timeout(Duration.ofMillis(500)).build());
@@ -133,6 +187,27 @@ class RetryTests {
 
 		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(1);
 		assertThat(String.valueOf(this.server.call("INFO", "commandstats"))).contains("cmdstat_set:calls=1,");
+	}
+
+	private BatchTemplate<String, String> templateWithDefaults(BatchOptions defaults) {
+		return BatchTemplate.<String, String>builder(this.pool)
+			.keySerializer(RedisSerializer.string())
+			.valueSerializer(RedisSerializer.string())
+			.defaults(defaults)
+			.build();
+	}
+
+	/**
+	 * Start a batch that holds the pool's only connection for about one round trip of the
+	 * given length, and wait until it has borrowed it.
+	 */
+	private CompletableFuture<BatchResults> holdTheOnlyConnection(BatchTemplate<String, String> template,
+			Duration roundTrip) {
+		this.proxy.roundTrip(roundTrip);
+		CompletableFuture<BatchResults> holder = CompletableFuture
+			.supplyAsync(() -> template.execute((batch) -> batch.get("held")));
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.pool.getActive() == 1);
+		return holder;
 	}
 
 }
