@@ -230,16 +230,17 @@ final class Chunk implements CommandResponse.Countdown {
 	 * except those a cluster redirected: they are handed back to be sent elsewhere.
 	 * @param timeout the chunk timeout, for messages
 	 * @param ledger where outcomes are counted
+	 * @param host the host the chunk went to: where a redirect that names no host points
 	 * @return what settling found
 	 */
-	ChunkSettlement awaitAndSettle(Duration timeout, OutcomeLedger ledger) {
+	ChunkSettlement awaitAndSettle(Duration timeout, OutcomeLedger ledger, String host) {
 		boolean interrupted = Thread.currentThread().isInterrupted();
 		boolean answered = !interrupted && await();
 		interrupted = interrupted || Thread.currentThread().isInterrupted();
 		String noReply = interrupted ? Messages.noReplyInterrupted() : Messages.noReplyInTime(timeout);
 		Throwable connectionFailure = connectionFailure();
 		List<Reroute> reroutes = new ArrayList<>(0);
-		int unknown = settle(noReply, ledger, reroutes);
+		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, connectionFailure, reroutes, this.topologyStale,
 				this.readOnly, System.nanoTime() - this.sentAt);
 	}
@@ -298,7 +299,7 @@ final class Chunk implements CommandResponse.Countdown {
 	 * Decide the outcomes; redirected commands go to {@code reroutes} instead.
 	 * @return how many commands ended {@link Outcome#UNKNOWN}
 	 */
-	private int settle(String noReply, OutcomeLedger ledger, List<Reroute> reroutes) {
+	private int settle(String noReply, OutcomeLedger ledger, List<Reroute> reroutes, String host) {
 		AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
 		if (transaction != null && transactionAborted(transaction)) {
 			// EXECABORT (a command was refused while queueing) or discarded: nothing in
@@ -324,7 +325,8 @@ final class Chunk implements CommandResponse.Countdown {
 				if (this.bounds != null && transaction == null) {
 					Redirect redirect = Redirect.parse(error);
 					if (redirect != null) {
-						reroutes.add(new Reroute(response, bytesOf(i), slotOf(i), redirect.host(), redirect.port(),
+						String target = redirect.host().isEmpty() ? host : redirect.host();
+						reroutes.add(new Reroute(response, bytesOf(i), slotOf(i), target, redirect.port(),
 								redirect.ask(), redirect.kind()));
 						continue;
 					}

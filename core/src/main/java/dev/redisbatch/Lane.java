@@ -244,7 +244,7 @@ final class Lane {
 		if (chunk == null) {
 			return;
 		}
-		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger);
+		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
 		Lease on = chunk.lease();
 		on.chunkSettled();
 		if (settlement.leftConnectionClean() && on.isOpen()) {

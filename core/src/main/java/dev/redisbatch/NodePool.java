@@ -84,6 +84,14 @@ final class NodePool {
 	}
 
 	/**
+	 * The server's host: the part of the address before its port.
+	 */
+	String host() {
+		int colon = this.address.lastIndexOf(':');
+		return (colon > 0) ? this.address.substring(0, colon) : this.address;
+	}
+
+	/**
 	 * The largest key, value or argument the server accepts ({@code proto-max-bulk-len}),
 	 * as learned when a connection opened; Redis's default when the server does not say.
 	 */

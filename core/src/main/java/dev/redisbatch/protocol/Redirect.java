@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param ask whether it is {@code ASK} rather than {@code MOVED}
  * @param slot the slot
- * @param host the host of the master that serves it
+ * @param host the host of the master that serves it; empty when Redis means the host the
+ * command was sent to ({@code MOVED 3999 :6380}, as a server with
+ * {@code cluster-preferred-endpoint-type unknown-endpoint} answers)
  * @param port that master's port
  * @since 0.1.0
  */
@@ -40,7 +42,7 @@ public record Redirect(boolean ask, int slot, String host, int port) {
 			return null;
 		}
 		int colon = parts[2].lastIndexOf(':');
-		if (colon <= 0 || colon == parts[2].length() - 1) {
+		if (colon < 0 || colon == parts[2].length() - 1) {
 			return null;
 		}
 		try {

@@ -1,6 +1,5 @@
 package dev.redisbatch.protocol;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -57,9 +56,6 @@ class RedirectTests {
 	}
 
 	@Test
-	@Disabled("bug: Redirect.parse returns null for the empty endpoint that Redis 7+ sends with "
-			+ "cluster-preferred-endpoint-type unknown-endpoint ('MOVED 3999 :6380' means: same host as the "
-			+ "current request, this port; redis-server 7.0.15 sends 'MOVED 12182 :27102')")
 	void readsAnEmptyEndpointAsTheSameHostOnAnotherPort() {
 		assertThat(Redirect.parse("MOVED 3999 :6380")).isEqualTo(new Redirect(false, 3999, "", 6380));
 	}
