@@ -114,7 +114,9 @@ final class LettuceInternals {
 	/**
 	 * Knows the Netty channel of each connection a client opens, by the endpoint (channel
 	 * writer) of Lettuce's command handler on it. Install it on the client's resources
-	 * with {@code DefaultClientResources.builder().nettyCustomizer(...)}.
+	 * with {@code DefaultClientResources.builder().nettyCustomizer(...)}. It finds the
+	 * channels of a client whose command timeouts are off, as batch connections' are:
+	 * with them on, Lettuce puts a writer of its own in front of the endpoint.
 	 */
 	static final class Channels implements NettyCustomizer {
 
