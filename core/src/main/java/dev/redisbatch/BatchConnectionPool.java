@@ -58,6 +58,21 @@ import org.springframework.util.Assert;
  */
 public final class BatchConnectionPool implements AutoCloseable {
 
+	/**
+	 * The default largest number of connections to one server.
+	 */
+	public static final int DEFAULT_MAX_ACTIVE = 8;
+
+	/**
+	 * The default longest wait for a free connection.
+	 */
+	public static final Duration DEFAULT_MAX_WAIT = Duration.ofSeconds(5);
+
+	/**
+	 * The default longest time to open a connection (TCP connect and handshake).
+	 */
+	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
 	private static final Log logger = LogFactory.getLog(BatchConnectionPool.class);
 
 	private final RedisClient client;
@@ -323,7 +338,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {
 		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
 		config.setMaxTotal(builder.maxActive);
-		config.setMaxIdle(builder.maxIdle);
+		config.setMaxIdle(builder.effectiveMaxIdle());
 		config.setMinIdle(builder.minIdle);
 		config.setMaxWait(builder.maxWait);
 		config.setBlockWhenExhausted(true);
@@ -372,15 +387,15 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		private @Nullable SslOptions sslOptions;
 
-		private Duration connectTimeout = Duration.ofSeconds(10);
+		private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
-		private int maxActive = 8;
+		private int maxActive = DEFAULT_MAX_ACTIVE;
 
-		private int maxIdle = 8;
+		private @Nullable Integer maxIdle;
 
 		private int minIdle = 0;
 
-		private Duration maxWait = Duration.ofSeconds(5);
+		private Duration maxWait = DEFAULT_MAX_WAIT;
 
 		private Builder(List<RedisURI> uris, boolean cluster) {
 			this.uris = uris;
@@ -416,42 +431,48 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 */
 		public Builder connectTimeout(Duration connectTimeout) {
 			Assert.isTrue(connectTimeout != null && !connectTimeout.isNegative() && !connectTimeout.isZero(),
-					"connectTimeout must be positive");
+					"must be positive");
 			this.connectTimeout = connectTimeout;
 			return this;
 		}
 
 		/**
-		 * The largest number of connections, in use or idle.
+		 * The largest number of connections to one server, in use or idle (default
+		 * {@value BatchConnectionPool#DEFAULT_MAX_ACTIVE}).
 		 * @param maxActive at least 1
 		 * @return this builder
 		 */
 		public Builder maxActive(int maxActive) {
-			Assert.isTrue(maxActive >= 1, "maxActive must be at least 1");
+			Assert.isTrue(maxActive >= 1, () -> "must be at least 1 but was " + maxActive);
 			this.maxActive = maxActive;
 			return this;
 		}
 
 		/**
-		 * The largest number of idle connections kept open.
-		 * @param maxIdle at least 0
+		 * The largest number of idle connections kept open (default: {@code maxActive}).
+		 * @param maxIdle from 0 to {@code maxActive} (checked by {@link #build()})
 		 * @return this builder
 		 */
 		public Builder maxIdle(int maxIdle) {
-			Assert.isTrue(maxIdle >= 0, "maxIdle must not be negative");
+			Assert.isTrue(maxIdle >= 0, () -> "must not be negative but was " + maxIdle);
 			this.maxIdle = maxIdle;
 			return this;
 		}
 
 		/**
-		 * The number of idle connections the pool tries to keep open.
-		 * @param minIdle at least 0
+		 * The number of idle connections the pool tries to keep open (default 0).
+		 * @param minIdle from 0 to {@code maxIdle}, which defaults to {@code maxActive}
+		 * (checked by {@link #build()})
 		 * @return this builder
 		 */
 		public Builder minIdle(int minIdle) {
-			Assert.isTrue(minIdle >= 0, "minIdle must not be negative");
+			Assert.isTrue(minIdle >= 0, () -> "must not be negative but was " + minIdle);
 			this.minIdle = minIdle;
 			return this;
+		}
+
+		private int effectiveMaxIdle() {
+			return (this.maxIdle != null) ? this.maxIdle : this.maxActive;
 		}
 
 		/**
@@ -461,7 +482,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 */
 		public Builder maxWait(Duration maxWait) {
 			Assert.isTrue(maxWait != null && !maxWait.isNegative() && !maxWait.isZero(),
-					"maxWait must be positive: the batch pool never waits without bound");
+					"must be positive: the batch pool never waits without bound");
 			this.maxWait = maxWait;
 			return this;
 		}
@@ -471,8 +492,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 * @return the pool
 		 */
 		public BatchConnectionPool build() {
-			Assert.isTrue(this.minIdle <= this.maxIdle, "minIdle must not exceed maxIdle");
-			Assert.isTrue(this.maxIdle <= this.maxActive, "maxIdle must not exceed maxActive");
+			Assert.isTrue(this.maxIdle == null || this.maxIdle <= this.maxActive,
+					() -> "maxIdle (" + this.maxIdle + ") must not exceed maxActive (" + this.maxActive + ")");
+			Assert.isTrue(this.minIdle <= effectiveMaxIdle(), () -> "minIdle (" + this.minIdle
+					+ ") must not exceed maxIdle (" + effectiveMaxIdle() + ", which defaults to maxActive)");
 			return new BatchConnectionPool(this);
 		}
 

@@ -23,8 +23,6 @@ import org.springframework.util.StringUtils;
  */
 final class BatchConnectionPools {
 
-	private static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-
 	private BatchConnectionPools() {
 	}
 
@@ -82,13 +80,8 @@ final class BatchConnectionPools {
 			builder.sslOptions(sslOptions(bundle));
 		}
 		Duration connectTimeout = (redis != null && redis.getConnectTimeout() != null) ? redis.getConnectTimeout()
-				: DEFAULT_CONNECT_TIMEOUT;
-		return builder.connectTimeout(connectTimeout)
-			.maxActive(pool.getMaxActive())
-			.maxIdle(pool.getMaxIdle())
-			.minIdle(pool.getMinIdle())
-			.maxWait(pool.getMaxWait())
-			.build();
+				: BatchConnectionPool.DEFAULT_CONNECT_TIMEOUT;
+		return RedisBatchPropertiesValidator.pool(builder.connectTimeout(connectTimeout), pool);
 	}
 
 	private static RedisURI.Builder uri(String host, int port, DataRedisConnectionDetails details, boolean ssl,

@@ -47,7 +47,6 @@ public final class RedisBatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchConnectionPool redisBatchConnectionPool(DataRedisConnectionDetails connectionDetails,
 			ObjectProvider<DataRedisProperties> redisProperties, RedisBatchProperties properties) {
-		RedisBatchPropertiesValidator.validatePool(properties.getPool());
 		return BatchConnectionPools.create(connectionDetails, redisProperties.getIfAvailable(), properties.getPool());
 	}
 

@@ -2,6 +2,10 @@ package dev.redisbatch.autoconfigure;
 
 import java.time.Duration;
 
+import dev.redisbatch.BatchConnectionPool;
+import dev.redisbatch.BatchTemplate;
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -20,22 +24,23 @@ public class RedisBatchProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Number of commands per chunk. A chunk is sent as soon as it fills.
+	 * Number of commands per chunk, from 1 to 1000000. A chunk is sent as soon as it
+	 * fills.
 	 */
-	private int chunkSize = 1000;
+	private int chunkSize = BatchTemplate.DEFAULT_CHUNK_SIZE;
 
 	/**
-	 * Number of chunks of one batch in flight at once, pipelined on the batch's
-	 * connection to each server, so that commands still run in the order they were
-	 * recorded.
+	 * Number of chunks of one batch in flight at once, from 1 to 64, pipelined on the
+	 * batch's connection to each server, so that commands still run in the order they
+	 * were recorded.
 	 */
-	private int parallelism = 2;
+	private int parallelism = BatchTemplate.DEFAULT_PARALLELISM;
 
 	/**
-	 * Time one chunk may take from being sent until its last reply. Commands not answered
-	 * by then have an unknown outcome.
+	 * Time one chunk may take from being sent until its last reply. Must be positive.
+	 * Commands not answered by then have an unknown outcome.
 	 */
-	private Duration timeout = Duration.ofSeconds(10);
+	private Duration timeout = BatchTemplate.DEFAULT_TIMEOUT;
 
 	/**
 	 * Whether to wrap each chunk in MULTI/EXEC.
@@ -43,10 +48,11 @@ public class RedisBatchProperties {
 	private boolean transactional = false;
 
 	/**
-	 * Most request bytes (keys, values, arguments) one chunk holds. A chunk is sent when
-	 * the next command would take it over, even before it has chunk-size commands.
+	 * Most request bytes (keys, values, arguments) one chunk holds, at least 1KB. A chunk
+	 * is sent when the next command would take it over, even before it has chunk-size
+	 * commands.
 	 */
-	private DataSize maxChunkBytes = DataSize.ofMegabytes(8);
+	private DataSize maxChunkBytes = DataSize.ofBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES);
 
 	private final Pool pool = new Pool();
 
@@ -121,17 +127,19 @@ public class RedisBatchProperties {
 	public static class Pool {
 
 		/**
-		 * Maximum number of batch connections, in use or idle.
+		 * Maximum number of batch connections to one server, in use or idle. At least 1.
 		 */
-		private int maxActive = 8;
+		private int maxActive = BatchConnectionPool.DEFAULT_MAX_ACTIVE;
 
 		/**
-		 * Maximum number of idle batch connections kept open.
+		 * Maximum number of idle batch connections kept open, from 0 to max-active.
+		 * Defaults to max-active.
 		 */
-		private int maxIdle = 8;
+		private @Nullable Integer maxIdle;
 
 		/**
-		 * Number of idle batch connections the pool tries to keep open.
+		 * Number of idle batch connections the pool tries to keep open, from 0 to
+		 * max-idle.
 		 */
 		private int minIdle = 0;
 
@@ -139,7 +147,7 @@ public class RedisBatchProperties {
 		 * Maximum time a batch waits for a free connection before it fails. Must be
 		 * positive: the pool never waits without bound.
 		 */
-		private Duration maxWait = Duration.ofSeconds(5);
+		private Duration maxWait = BatchConnectionPool.DEFAULT_MAX_WAIT;
 
 		public int getMaxActive() {
 			return this.maxActive;
@@ -149,11 +157,11 @@ public class RedisBatchProperties {
 			this.maxActive = maxActive;
 		}
 
-		public int getMaxIdle() {
+		public @Nullable Integer getMaxIdle() {
 			return this.maxIdle;
 		}
 
-		public void setMaxIdle(int maxIdle) {
+		public void setMaxIdle(@Nullable Integer maxIdle) {
 			this.maxIdle = maxIdle;
 		}
 

@@ -1,61 +1,69 @@
 package dev.redisbatch.autoconfigure;
 
-import java.time.Duration;
+import java.util.function.Consumer;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.util.unit.DataSize;
 
 /**
- * Checks {@code redis.batch.*} values at startup, so that a bad value stops the
- * application with a message naming the property, the value and the allowed range.
+ * Applies {@code redis.batch.*} values to the library's builders, which check them: a
+ * value the library refuses stops the application with a Boot configuration error that
+ * names the property, the value and the library's reason. The ranges live in the library
+ * only.
  */
 final class RedisBatchPropertiesValidator {
 
 	private RedisBatchPropertiesValidator() {
 	}
 
+	/**
+	 * The template defaults the properties set.
+	 */
 	static BatchOptions defaults(RedisBatchProperties properties) {
-		int chunkSize = properties.getChunkSize();
-		check(chunkSize >= 1 && chunkSize <= BatchOptions.MAX_CHUNK_SIZE, "redis.batch.chunk-size", chunkSize,
-				"must be between 1 and " + BatchOptions.MAX_CHUNK_SIZE);
-		int parallelism = properties.getParallelism();
-		check(parallelism >= 1 && parallelism <= BatchOptions.MAX_PARALLELISM, "redis.batch.parallelism", parallelism,
-				"must be between 1 and " + BatchOptions.MAX_PARALLELISM);
-		Duration timeout = properties.getTimeout();
-		check(timeout != null && isPositive(timeout), "redis.batch.timeout", timeout, "must be positive");
-		DataSize maxChunkBytes = properties.getMaxChunkBytes();
-		check(maxChunkBytes != null && maxChunkBytes.toBytes() >= BatchOptions.MIN_CHUNK_BYTES,
-				"redis.batch.max-chunk-bytes", maxChunkBytes, "must be at least " + BatchOptions.MIN_CHUNK_BYTES + "B");
-		return BatchOptions.builder()
-			.chunkSize(chunkSize)
-			.parallelism(parallelism)
-			.timeout(timeout)
-			.transactional(properties.isTransactional())
-			.maxChunkBytes(maxChunkBytes.toBytes())
-			.build();
+		BatchOptions.Builder options = BatchOptions.builder();
+		apply("redis.batch.chunk-size", properties.getChunkSize(), options::chunkSize);
+		apply("redis.batch.parallelism", properties.getParallelism(), options::parallelism);
+		apply("redis.batch.timeout", properties.getTimeout(), options::timeout);
+		apply("redis.batch.max-chunk-bytes", properties.getMaxChunkBytes(),
+				(size) -> options.maxChunkBytes(size.toBytes()));
+		options.transactional(properties.isTransactional());
+		return options.build();
 	}
 
-	static void validatePool(RedisBatchProperties.Pool pool) {
-		check(pool.getMaxActive() >= 1, "redis.batch.pool.max-active", pool.getMaxActive(), "must be at least 1");
-		check(pool.getMaxIdle() >= 0 && pool.getMaxIdle() <= pool.getMaxActive(), "redis.batch.pool.max-idle",
-				pool.getMaxIdle(), "must be between 0 and redis.batch.pool.max-active (" + pool.getMaxActive() + ")");
-		check(pool.getMinIdle() >= 0 && pool.getMinIdle() <= pool.getMaxIdle(), "redis.batch.pool.min-idle",
-				pool.getMinIdle(), "must be between 0 and redis.batch.pool.max-idle (" + pool.getMaxIdle() + ")");
-		Duration maxWait = pool.getMaxWait();
-		check(maxWait != null && isPositive(maxWait), "redis.batch.pool.max-wait", maxWait,
-				"must be positive: the batch pool never waits without bound");
+	/**
+	 * Set the pool properties on a pool builder and build it. Only {@code max-idle} may
+	 * be left unset (it defaults to {@code max-active}), so the cross-property rules
+	 * apply to what the user set.
+	 */
+	static BatchConnectionPool pool(BatchConnectionPool.Builder builder, RedisBatchProperties.Pool pool) {
+		apply("redis.batch.pool.max-active", pool.getMaxActive(), builder::maxActive);
+		if (pool.getMaxIdle() != null) {
+			apply("redis.batch.pool.max-idle", pool.getMaxIdle(), builder::maxIdle);
+		}
+		apply("redis.batch.pool.min-idle", pool.getMinIdle(), builder::minIdle);
+		apply("redis.batch.pool.max-wait", pool.getMaxWait(), builder::maxWait);
+		try {
+			return builder.build();
+		}
+		catch (IllegalArgumentException ex) {
+			// the cross-property rules: the message starts with the setting it is about
+			String message = String.valueOf(ex.getMessage());
+			boolean aboutMinIdle = message.startsWith("minIdle");
+			throw new InvalidConfigurationPropertyValueException(
+					aboutMinIdle ? "redis.batch.pool.min-idle" : "redis.batch.pool.max-idle",
+					aboutMinIdle ? pool.getMinIdle() : pool.getMaxIdle(), message);
+		}
 	}
 
-	private static boolean isPositive(Duration duration) {
-		return !duration.isNegative() && !duration.isZero();
-	}
-
-	private static void check(boolean valid, String name, Object value, String reason) {
-		if (!valid) {
-			throw new InvalidConfigurationPropertyValueException(name, value, reason);
+	private static <T> void apply(String property, @Nullable T value, Consumer<T> setter) {
+		try {
+			setter.accept(value);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(property, value, ex.getMessage());
 		}
 	}
 

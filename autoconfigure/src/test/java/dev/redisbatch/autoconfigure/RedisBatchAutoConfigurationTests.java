@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -54,6 +53,7 @@ class RedisBatchAutoConfigurationTests {
 				.transactional(false)
 				.name(BatchOptions.DEFAULT_NAME)
 				.maxChunkBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES)
+				.retry(0, Duration.ZERO)
 				.build());
 		});
 	}
@@ -114,29 +114,6 @@ class RedisBatchAutoConfigurationTests {
 	}
 
 	@Test
-	void thePropertyDefaultsMatchTheTemplateDefaults() {
-		RedisBatchProperties properties = new RedisBatchProperties();
-		assertThat(properties.getChunkSize()).isEqualTo(BatchTemplate.DEFAULT_CHUNK_SIZE);
-		assertThat(properties.getParallelism()).isEqualTo(BatchTemplate.DEFAULT_PARALLELISM);
-		assertThat(properties.getTimeout()).isEqualTo(BatchTemplate.DEFAULT_TIMEOUT);
-		assertThat(properties.getMaxChunkBytes().toBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES);
-	}
-
-	@Test
-	void invalidValuesStopTheApplicationWithAMessageNamingTheProperty() {
-		assertInvalid("redis.batch.chunk-size=0", "redis.batch.chunk-size", "must be between 1 and 1000000");
-		assertInvalid("redis.batch.chunk-size=-3", "redis.batch.chunk-size", "must be between 1 and 1000000");
-		assertInvalid("redis.batch.parallelism=0", "redis.batch.parallelism", "must be between 1 and 64");
-		assertInvalid("redis.batch.parallelism=65", "redis.batch.parallelism", "must be between 1 and 64");
-		assertInvalid("redis.batch.timeout=-1s", "redis.batch.timeout", "must be positive");
-		assertInvalid("redis.batch.pool.max-wait=-1ms", "redis.batch.pool.max-wait", "never waits without bound");
-		assertInvalid("redis.batch.pool.max-wait=0", "redis.batch.pool.max-wait", "never waits without bound");
-		assertInvalid("redis.batch.pool.max-active=0", "redis.batch.pool.max-active", "must be at least 1");
-		assertInvalid("redis.batch.pool.min-idle=9", "redis.batch.pool.min-idle", "must be between 0");
-		assertInvalid("redis.batch.max-chunk-bytes=10B", "redis.batch.max-chunk-bytes", "must be at least 1024B");
-	}
-
-	@Test
 	void anUnconvertibleValueStopsTheApplication() {
 		this.contextRunner.withPropertyValues("redis.batch.transactional=maybe").run((context) -> {
 			assertThat(context).hasFailed();
@@ -188,16 +165,6 @@ class RedisBatchAutoConfigurationTests {
 				assertThat(context.getStartupFailure()).rootCause()
 					.hasMessageContaining("does not support static master/replica");
 			});
-	}
-
-	private void assertInvalid(String property, String name, String reason) {
-		this.contextRunner.withPropertyValues(property).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-				.hasMessageContaining("Property " + name + " with value")
-				.hasMessageContaining(reason);
-		});
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,0 +1,161 @@
+package dev.redisbatch.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.redisbatch.BatchConnectionPool;
+import dev.redisbatch.BatchOptions;
+import dev.redisbatch.StringBatchTemplate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every {@code redis.batch.*} property is valid on its own anywhere in its documented
+ * range, its documented default is what it binds to, and a value the library refuses
+ * stops the application with a message naming the property.
+ */
+class RedisBatchPropertiesTests {
+
+	/**
+	 * Each property with the smallest and largest value its description documents (for
+	 * properties without an upper bound, a large value).
+	 */
+	private static final Map<String, List<String>> DOCUMENTED_RANGES = new LinkedHashMap<>();
+
+	static {
+		DOCUMENTED_RANGES.put("redis.batch.enabled", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.chunk-size", List.of("1", "1000000"));
+		DOCUMENTED_RANGES.put("redis.batch.parallelism", List.of("1", "64"));
+		DOCUMENTED_RANGES.put("redis.batch.timeout", List.of("1ms", "365d"));
+		DOCUMENTED_RANGES.put("redis.batch.transactional", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.max-chunk-bytes", List.of("1KB", "1GB"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.max-active", List.of("1", "1024"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.max-idle", List.of("0", "8"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.min-idle", List.of("0", "8"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.max-wait", List.of("1ms", "1h"));
+		DOCUMENTED_RANGES.put("redis.batch.metrics.enabled", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.annotations.enabled", List.of("false", "true"));
+	}
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBatchAutoConfiguration.class));
+
+	@Test
+	void everyPropertyInTheMetadataHasADocumentedRangeHereAndADescription() throws IOException {
+		List<Map<String, Object>> properties = metadataProperties();
+		assertThat(properties).extracting((property) -> property.get("name"))
+			.containsExactlyInAnyOrderElementsOf(DOCUMENTED_RANGES.keySet());
+		assertThat(properties).allSatisfy((property) -> assertThat(property.get("description")).isNotNull());
+	}
+
+	@ParameterizedTest(name = "{0}={1}")
+	@MethodSource("everyPropertyAtEachEndOfItsRange")
+	void eachPropertySetAloneToEitherEndOfItsRangeStartsTheApplication(String property, String value) {
+		this.contextRunner.withPropertyValues(property + "=" + value).run((context) -> {
+			assertThat(context).hasNotFailed();
+			if (!value.equals("false") || !property.equals("redis.batch.enabled")) {
+				assertThat(context).hasSingleBean(StringBatchTemplate.class);
+			}
+		});
+	}
+
+	static List<Object[]> everyPropertyAtEachEndOfItsRange() {
+		return DOCUMENTED_RANGES.entrySet()
+			.stream()
+			.flatMap((entry) -> entry.getValue().stream().map((value) -> new Object[] { entry.getKey(), value }))
+			.toList();
+	}
+
+	@Test
+	void maxActiveAloneCapsTheIdleConnectionsInsteadOfFailing() {
+		this.contextRunner.withPropertyValues("redis.batch.pool.max-active=4").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(BatchConnectionPool.class).getMaxActive()).isEqualTo(4);
+		});
+	}
+
+	@Test
+	void crossPropertyRulesApplyToWhatTheUserSet() {
+		assertInvalid("redis.batch.pool.max-idle", "6", "maxIdle (6) must not exceed maxActive (4)",
+				"redis.batch.pool.max-active=4", "redis.batch.pool.max-idle=6");
+		assertInvalid("redis.batch.pool.min-idle", "3", "minIdle (3) must not exceed maxIdle (2",
+				"redis.batch.pool.max-idle=2", "redis.batch.pool.min-idle=3");
+		assertInvalid("redis.batch.pool.min-idle", "9", "minIdle (9) must not exceed maxIdle (8",
+				"redis.batch.pool.min-idle=9");
+	}
+
+	@Test
+	void theLibrarysRangeChecksAreReportedAgainstTheProperty() {
+		assertInvalid("redis.batch.chunk-size", "0", "chunkSize must be between 1 and 1000000",
+				"redis.batch.chunk-size=0");
+		assertInvalid("redis.batch.parallelism", "65", "parallelism must be between 1 and 64",
+				"redis.batch.parallelism=65");
+		assertInvalid("redis.batch.timeout", "PT0S", "must be positive", "redis.batch.timeout=0s");
+		assertInvalid("redis.batch.max-chunk-bytes", "1023B", "must be at least 1024 bytes",
+				"redis.batch.max-chunk-bytes=1023B");
+		assertInvalid("redis.batch.pool.max-active", "0", "must be at least 1", "redis.batch.pool.max-active=0");
+		assertInvalid("redis.batch.pool.max-idle", "-1", "must not be negative", "redis.batch.pool.max-idle=-1");
+		assertInvalid("redis.batch.pool.max-wait", "PT0S", "never waits without bound", "redis.batch.pool.max-wait=0s");
+	}
+
+	@Test
+	void theDocumentedDefaultsAreWhatThePropertiesBindToAndWhatTheTemplateRunsWith() throws IOException {
+		Map<String, Object> documented = new LinkedHashMap<>();
+		for (Map<String, Object> property : metadataProperties()) {
+			if (property.get("defaultValue") != null) {
+				documented.put((String) property.get("name"), property.get("defaultValue"));
+			}
+		}
+		assertThat(documented).containsKeys("redis.batch.chunk-size", "redis.batch.parallelism", "redis.batch.timeout",
+				"redis.batch.max-chunk-bytes", "redis.batch.pool.max-active", "redis.batch.pool.max-wait",
+				"redis.batch.pool.min-idle");
+		Map<String, String> asText = new LinkedHashMap<>();
+		documented.forEach((name, value) -> asText.put(name, String.valueOf(value)));
+		RedisBatchProperties bound = new Binder(new MapConfigurationPropertySource(asText))
+			.bind("redis.batch", Bindable.of(RedisBatchProperties.class))
+			.get();
+		RedisBatchProperties defaults = new RedisBatchProperties();
+		assertThat(bound).usingRecursiveComparison().isEqualTo(defaults);
+		BatchOptions options = RedisBatchPropertiesValidator.defaults(defaults);
+		assertThat(options.chunkSize()).isEqualTo(defaults.getChunkSize());
+		assertThat(options.parallelism()).isEqualTo(defaults.getParallelism());
+		assertThat(options.timeout()).isEqualTo(defaults.getTimeout());
+		assertThat(options.maxChunkBytes()).isEqualTo(defaults.getMaxChunkBytes().toBytes());
+	}
+
+	private void assertInvalid(String property, String value, String reason, String... properties) {
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("Property " + property + " with value '" + value + "' is invalid")
+				.hasMessageContaining(reason);
+		});
+	}
+
+	private static List<Map<String, Object>> metadataProperties() throws IOException {
+		try (InputStream json = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			List<Map<String, Object>> properties = JsonPath.parse(json).read("$.properties[*]");
+			return properties.stream()
+				.filter((property) -> String.valueOf(property.get("name")).startsWith("redis.batch."))
+				.toList();
+		}
+	}
+
+}
