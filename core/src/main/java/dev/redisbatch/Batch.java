@@ -39,6 +39,18 @@ public interface Batch<K, V> {
 	 */
 	Batch<K, V> idempotent();
 
+	/**
+	 * Whether the batch has stopped sending: a connection was lost, a chunk passed its
+	 * deadline, or the thread was interrupted (on a cluster: it stopped sending to every
+	 * master). Recording never throws because of such a failure: from then on each
+	 * command is {@link Outcome#NOT_SENT} at once, without being serialized or sent, and
+	 * {@code execute} throws the {@link BatchException} when the callback returns. A
+	 * callback that reads its input from a cursor or a stream can ask this to stop early
+	 * on purpose.
+	 * @return whether commands recorded now are not sent
+	 */
+	boolean isStopped();
+
 	// strings and keys
 
 	/**

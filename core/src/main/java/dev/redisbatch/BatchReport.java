@@ -22,14 +22,11 @@ final class BatchReport {
 
 	private final BatchObservationContext context;
 
-	private final boolean owner;
-
 	private @Nullable Observation observation;
 
-	private BatchReport(BatchObservations observations, BatchObservationContext context, boolean owner) {
+	private BatchReport(BatchObservations observations, BatchObservationContext context) {
 		this.observations = observations;
 		this.context = context;
-		this.owner = owner;
 	}
 
 	/**
@@ -39,22 +36,14 @@ final class BatchReport {
 		BatchObservationContext context = new BatchObservationContext(settings.name(), settings.transactional()
 				? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
 				topology.name().toLowerCase(Locale.ROOT));
-		return new BatchReport(observations, context, true);
-	}
-
-	/**
-	 * The report of a pass that sends a batch's commands again: its chunks count for the
-	 * batch, and the batch reports once, at its end.
-	 */
-	BatchReport forPass() {
-		return new BatchReport(BatchObservations.NONE, this.context, false);
+		return new BatchReport(observations, context);
 	}
 
 	/**
 	 * The batch recorded a command: observe it from now on.
 	 */
 	void started() {
-		if (this.owner && this.observation == null) {
+		if (this.observation == null) {
 			this.observation = this.observations.start(this.context);
 		}
 	}

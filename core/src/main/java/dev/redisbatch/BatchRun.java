@@ -2,7 +2,10 @@ package dev.redisbatch;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -33,9 +36,9 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  * Each chunk has its own deadline. When a chunk loses its connection or passes its
  * deadline, its lane stops: the lane's commands not yet sent end
  * {@link Outcome#NOT_SENT}. With one server that stops the batch; on a cluster the other
- * masters carry on. Nothing is ever sent twice, except a {@link RetryPass retry} the
- * caller asked for, and commands that did not run where they were sent (redirected, or
- * their master gone).
+ * masters carry on. Nothing is ever sent twice, except a {@link Retry retry} the caller
+ * asked for, and commands that did not run where they were sent (redirected, or their
+ * master gone).
  * <p>
  * Not thread-safe: a run belongs to the thread that runs the batch.
  */
@@ -51,7 +54,7 @@ final class BatchRun implements Lane.Events {
 
 	private final Router router;
 
-	private final @Nullable RetryPass retry;
+	private final @Nullable Retry retry;
 
 	private final long startNanos = System.nanoTime();
 
@@ -77,23 +80,32 @@ final class BatchRun implements Lane.Events {
 
 	private @Nullable Throwable laneFailureCause;
 
-	private @Nullable BatchException abortSignal;
-
 	private boolean topologyStale;
 
-	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
-		this(pool, settings, new OutcomeLedger(), BatchReport.of(observations, settings, pool.topology()),
-				(settings.retryAttempts() > 0) ? new RetryPass(settings.retryAttempts(), settings.retryBackoff())
-						: null);
-	}
+	/**
+	 * A lane whose connection was lost, for the retry to recover, and why.
+	 */
+	private @Nullable Lane lostLane;
 
-	private BatchRun(BatchConnectionPool pool, RunSettings settings, OutcomeLedger ledger, BatchReport report,
-			@Nullable RetryPass retry) {
+	private String lostBecause = "";
+
+	private @Nullable Throwable lostCause;
+
+	/**
+	 * Whether the lane lost its connection (or the server only refused commands for now).
+	 */
+	private boolean lostConnection;
+
+	private boolean recovering;
+
+	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
 		this.pool = pool;
 		this.settings = settings;
-		this.ledger = ledger;
-		this.report = report;
-		this.retry = retry;
+		this.ledger = new OutcomeLedger();
+		this.report = BatchReport.of(observations, settings, pool.topology());
+		this.retry = (settings.retryAttempts() > 0) ? new Retry(settings.retryAttempts(), settings.retryBackoff())
+				: null;
+		OutcomeLedger ledger = this.ledger;
 		boolean cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
 		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, ledger, this));
 	}
@@ -116,6 +128,14 @@ final class BatchRun implements Lane.Events {
 
 	int slotOf(byte[] key) {
 		return this.router.slotOf(key);
+	}
+
+	/**
+	 * Whether the batch stopped sending (to every server): commands recorded from now on
+	 * are {@link Outcome#NOT_SENT} at once.
+	 */
+	boolean isStopped() {
+		return this.abortReason != null;
 	}
 
 	int slotOf(byte[][] keys) {
@@ -147,8 +167,6 @@ final class BatchRun implements Lane.Events {
 		}
 		int route = (slot == Slots.ANY && this.settings.transactional()) ? this.transactionSlot : slot;
 		Lane lane = (this.abortReason == null) ? route(route) : this.router.unroutable();
-		// a batch that could not route the command stops here, before recording it
-		throwIfJustAborted();
 		this.current = lane;
 		this.commandSlot = route;
 		this.commandStart = lane.open().buffer().writerIndex();
@@ -170,8 +188,9 @@ final class BatchRun implements Lane.Events {
 
 	/**
 	 * Take the command written since {@link #startCommand(int)}. If the chunk is full it
-	 * is sent; if the batch has to stop (no connection, a lost chunk, an interrupt) this
-	 * throws a {@link BatchException} so that the recording code stops too.
+	 * is sent. Whatever happens elsewhere in the batch (a lost connection, a chunk past
+	 * its deadline, an interrupt), this never throws: the batch stops, and this command
+	 * and the ones recorded after it are {@link Outcome#NOT_SENT}.
 	 * @param type the command
 	 * @param output where Lettuce decodes the reply
 	 * @param converter turns the decoded reply into the response's value
@@ -183,7 +202,7 @@ final class BatchRun implements Lane.Events {
 			Function<@Nullable Object, T> converter, Supplier<CommandOutput<byte[], byte[], ?>> outputs,
 			boolean idempotent) {
 		CommandResponse<T> response = new CommandResponse<>(this.submitted++, type, output, converter);
-		RetryPass retries = this.retry;
+		Retry retries = this.retry;
 		if (retries != null && retries.hasAttempts()) {
 			ByteBuf buffer = currentLane().open().buffer();
 			byte[] bytes = new byte[buffer.writerIndex() - this.commandStart];
@@ -201,6 +220,12 @@ final class BatchRun implements Lane.Events {
 	 * {@code UNLINK}, {@code EXISTS}, {@code TOUCH}, {@code MGET}) and refused otherwise.
 	 */
 	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+		if (isStopped()) {
+			CommandResponse<T> response = addNotSent(command.getType());
+			// whoever holds the Lettuce command (a template) must not wait for it
+			command.completeExceptionally(new RedisException(Messages.notSent(String.valueOf(this.abortReason))));
+			return response;
+		}
 		int slot = Slots.ANY;
 		if (this.router.isCluster()) {
 			CommandArgs<byte[], byte[]> args = command.getArgs();
@@ -236,26 +261,23 @@ final class BatchRun implements Lane.Events {
 		checkNotFinished();
 		this.report.started();
 		CommandResponse<T> whole = new CommandResponse<>(this.submitted++, command, converter);
-		List<SplitCommand.Part> parts = new SplitCommand(whole, command.getType(), keys, this.ledger).parts();
-		int next = 0;
-		try {
-			for (; next < parts.size(); next++) {
-				SplitCommand.Part part = parts.get(next);
-				startCommand(part.slot()).writeBytes(part.bytes());
-				part.response().redirectable();
-				enqueue(part.response());
-			}
-		}
-		catch (BatchException ex) {
-			// the batch stopped: the parts not recorded yet are not sent either
-			for (int i = next + 1; i < parts.size(); i++) {
-				parts.get(i)
-					.response()
-					.settle(Outcome.NOT_SENT, Messages.notSent(String.valueOf(stoppedBecause())), this.ledger);
-			}
-			throw ex;
+		for (SplitCommand.Part part : new SplitCommand(whole, command.getType(), keys, this.ledger).parts()) {
+			// if the batch stops on the way, the parts that follow end not sent
+			startCommand(part.slot()).writeBytes(part.bytes());
+			part.response().redirectable();
+			enqueue(part.response());
 		}
 		return whole;
+	}
+
+	/**
+	 * Record a command after the batch stopped: it is {@link Outcome#NOT_SENT} at once,
+	 * with nothing serialized, written or sent, and costs the ledger a byte.
+	 */
+	<T> CommandResponse<T> addNotSent(ProtocolKeyword type) {
+		checkNotFinished();
+		return CommandResponse.notSentAfterStop(this.submitted++, type,
+				Messages.notSent(String.valueOf(this.abortReason)), this.ledger);
 	}
 
 	/**
@@ -307,7 +329,6 @@ final class BatchRun implements Lane.Events {
 			buffer.getBytes(start, command);
 			buffer.writerIndex(start);
 			lane.sendOpen();
-			throwIfJustAborted();
 			start = lane.open().buffer().writerIndex();
 			lane.open().buffer().writeBytes(command);
 			end = lane.open().buffer().writerIndex();
@@ -322,7 +343,6 @@ final class BatchRun implements Lane.Events {
 		if (lane.open().isFull(this.settings.maxChunkBytes())) {
 			lane.sendOpen();
 			sendRerouted();
-			throwIfJustAborted();
 		}
 	}
 
@@ -341,20 +361,25 @@ final class BatchRun implements Lane.Events {
 	void drain() {
 		checkNotFinished();
 		sendAndSettleEverything();
-		throwIfJustAborted();
 	}
 
 	/**
-	 * Send what is left, wait for every chunk, retry what the options allow, give the
+	 * Send what is left, wait for every chunk, send again what the retry allows, give the
 	 * connections back, and account for every command.
 	 * @return the results
 	 */
 	BatchResults finish() {
 		if (!this.finished) {
 			sendAndSettleEverything();
-			releaseLeases();
-			if (this.retry != null) {
-				this.retry.run(this, this.ledger);
+			Retry retries = this.retry;
+			if (retries != null) {
+				// commands that could not go out (a connection closed just before a
+				// write)
+				while (retries.hasPending() && !isStopped() && retries.attempt()) {
+					resendPending();
+					sendAndSettleEverything();
+				}
+				retries.giveUp(this.ledger);
 			}
 			close();
 		}
@@ -382,30 +407,18 @@ final class BatchRun implements Lane.Events {
 
 	/**
 	 * End the batch after the recording code threw: nothing more is sent, chunks in
-	 * flight still get their replies, connections go back. If the exception is this run's
-	 * own stop signal, the result is a {@link BatchException} with the final results;
-	 * otherwise the exception itself wins, with the batch outcome attached as a
-	 * suppressed {@link BatchException} when anything was recorded.
+	 * flight still get their replies, connections go back. The exception wins, with the
+	 * batch outcome attached as a suppressed {@link BatchException} when anything was
+	 * recorded.
 	 * @param failure what the recording code threw
 	 * @return the exception to throw
 	 */
 	Throwable afterFailure(Throwable failure) {
 		BatchResults results = abort(Messages.recordingCodeThrew(failure));
-		if (isAbortSignal(failure)) {
-			return new BatchException(results, abortCause());
-		}
 		if (results.size() > 0) {
 			failure.addSuppressed(new BatchException(results, abortCause()));
 		}
 		return failure;
-	}
-
-	/**
-	 * Whether the given exception is the signal this run threw to stop the recording
-	 * code.
-	 */
-	boolean isAbortSignal(Throwable ex) {
-		return ex == this.abortSignal;
 	}
 
 	/**
@@ -478,61 +491,64 @@ final class BatchRun implements Lane.Events {
 	// ------------------------------------------------------------------ retries
 
 	/**
-	 * Send commands again, in a pass of their own that shares this batch's ledger and
-	 * report; this batch's retry decides whether they are sent once more. Afterwards this
-	 * batch stopped early only if the pass did.
+	 * Recover from lost connections while the retry has attempts: wait for the other
+	 * chunks in flight (their commands wait for the retry too, or end), take an attempt
+	 * (the backoff), and send the waiting commands again on fresh connections, ahead of
+	 * what was recorded after them; then the stream carries on. A loss while recovering
+	 * is recovered by the same loop. Without attempts left, the lane stops.
 	 */
-	void resendInPass(List<CommandResponse<?>> again) {
-		if (this.topologyStale) {
-			this.router.refreshTopology();
-		}
-		BatchRun pass = new BatchRun(this.pool, this.settings.withoutRetry(), this.ledger, this.report.forPass(), null);
-		int resent = 0;
+	private void recoverLost(Retry retries) {
+		this.recovering = true;
 		try {
-			for (; resent < again.size(); resent++) {
-				pass.resend(again.get(resent));
+			while (this.lostLane != null) {
+				Lane lane = this.lostLane;
+				String because = this.lostBecause;
+				Throwable cause = this.lostCause;
+				boolean connection = this.lostConnection;
+				this.lostLane = null;
+				for (Lane each : this.router.lanes()) {
+					each.settleAll();
+				}
+				if (!retries.attempt()) {
+					if (Thread.currentThread().isInterrupted()) {
+						stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+					}
+					else if (connection) {
+						stopLane(lane, because, cause);
+					}
+					retries.giveUp(this.ledger);
+					this.lostLane = null;
+					return;
+				}
+				resendPending();
 			}
 		}
-		catch (BatchException ex) {
-			if (!pass.isAbortSignal(ex)) {
-				throw ex;
-			}
-			if (again.get(resent).isSettled()) {
-				// the command that stopped the pass was recorded, and has its outcome
-				resent++;
-			}
+		finally {
+			this.recovering = false;
 		}
-		for (int i = resent; i < again.size(); i++) {
-			again.get(i).settle(Outcome.NOT_SENT, Messages.notSent(String.valueOf(pass.stoppedBecause())), this.ledger);
-		}
-		pass.finish();
-		this.chunksSent += pass.chunksSent;
-		this.abortReason = pass.abortReason;
-		this.abortCause = pass.abortCause;
-		this.laneFailure = pass.laneFailure;
-		this.laneFailureCause = pass.laneFailureCause;
 	}
 
 	/**
-	 * Send a pending command again, from its recipe, with its original response.
+	 * Send the commands waiting for the retry again, each on the lane that serves its
+	 * slot now, ahead of what was recorded after them.
 	 */
-	private void resend(CommandResponse<?> response) {
-		CommandResponse.Recipe recipe = response.recipe();
-		startCommand(recipe.slot()).writeBytes(recipe.bytes());
-		response.resend(recipe.output().get());
-		enqueue(response);
+	private void resendPending() {
+		Retry retries = this.retry;
+		if (retries == null) {
+			return;
+		}
+		if (this.topologyStale) {
+			this.router.refreshTopology();
+		}
+		Map<Lane, List<CommandResponse<?>>> byLane = new LinkedHashMap<>();
+		for (CommandResponse<?> response : retries.takePending()) {
+			Lane lane = route(response.recipe().slot());
+			byLane.computeIfAbsent(lane, (key) -> new ArrayList<>()).add(response);
+		}
+		byLane.forEach(Lane::resendFirst);
 	}
 
 	// ------------------------------------------------------------------ stops
-
-	private void throwIfJustAborted() {
-		if (this.abortReason != null && this.abortSignal == null) {
-			// Settle what is still in flight so the signal's results are complete so far.
-			settleEverythingInFlight();
-			this.abortSignal = new BatchException(results(), this.abortCause);
-			throw this.abortSignal;
-		}
-	}
 
 	/**
 	 * Stop the whole batch: nothing more is sent anywhere.
@@ -613,7 +629,7 @@ final class BatchRun implements Lane.Events {
 	}
 
 	@Override
-	public void settled(Lane lane, ChunkSettlement settlement) {
+	public void settled(Lane lane, ChunkSettlement settlement, boolean connectionAlreadyLost) {
 		this.report.chunkSettled(settlement.nanos());
 		this.router.reroute(settlement.reroutes());
 		if (settlement.topologyStale()) {
@@ -621,12 +637,31 @@ final class BatchRun implements Lane.Events {
 		}
 		if (settlement.interrupted()) {
 			stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+			return;
 		}
-		else if (!settlement.answered()) {
-			stopLane(lane, Messages.chunkTimedOut(this.settings.timeout()), null);
+		String lost = !settlement.answered() ? Messages.chunkTimedOut(this.settings.timeout())
+				: (settlement.unknown() > 0) ? Messages.connectionLost() : null;
+		boolean refused = settlement.refusedForNow() > 0;
+		if (lost == null && !refused) {
+			return;
 		}
-		else if (settlement.unknown() > 0) {
-			stopLane(lane, Messages.connectionLost(), settlement.connectionFailure());
+		Retry retries = this.retry;
+		if (retries == null || !retries.hasAttempts()) {
+			if (lost != null) {
+				stopLane(lane, lost, settlement.connectionFailure());
+			}
+			return;
+		}
+		if (lost != null && connectionAlreadyLost && this.recovering) {
+			// one more chunk of a connection the retry is already recovering from
+			return;
+		}
+		this.lostLane = lane;
+		this.lostBecause = (lost != null) ? lost : Messages.refusedForNow();
+		this.lostCause = settlement.connectionFailure();
+		this.lostConnection = lost != null;
+		if (!this.recovering) {
+			recoverLost(retries);
 		}
 	}
 
@@ -638,6 +673,14 @@ final class BatchRun implements Lane.Events {
 			// sends their slots.
 			this.router.refreshTopology();
 			lane.rerouteOnStop();
+		}
+		else if (this.retry != null && this.retry.attempt()) {
+			// the lane borrows again after the backoff (a server restarting, a pool busy)
+			return;
+		}
+		else if (Thread.currentThread().isInterrupted()) {
+			stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+			return;
 		}
 		stopLane(lane, Messages.noConnection(lane.address(), failure), failure);
 	}

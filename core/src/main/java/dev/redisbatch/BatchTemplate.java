@@ -10,7 +10,6 @@ import dev.redisbatch.observation.BatchObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -180,10 +179,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 			throw rethrow(pipeline.afterFailure(ex));
 		}
 		batch.close();
-		if (pipeline.submitted() == 0) {
-			pipeline.finish();
-			throw new InvalidDataAccessApiUsageException(Messages.emptyBatch());
-		}
+		// an empty callback is an empty success: nothing was borrowed or sent
 		return pipeline.complete();
 	}
 

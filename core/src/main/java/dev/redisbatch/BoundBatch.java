@@ -119,15 +119,14 @@ public final class BoundBatch implements AutoCloseable {
 	 * @param <T> the type of the failure
 	 * @param failure what the code threw
 	 * @return the exception to throw: the given one, with the batch outcome attached as
-	 * suppressed; or, if the failure was the batch itself stopping (a lost connection, an
-	 * exhausted pool, an interrupt), a {@link BatchException} with the final results
+	 * suppressed when anything was recorded (the batch itself never throws from a
+	 * recording call: when it stops, later commands are not sent, and {@link #complete()}
+	 * reports them)
 	 */
 	@SuppressWarnings("unchecked")
 	public <T extends Throwable> T fail(T failure) {
 		checkOwner();
 		end();
-		// Either the failure itself, or a BatchException replacing the batch's own stop
-		// signal, which is a BatchException too: so always an instance of T.
 		return (T) this.run.afterFailure(failure);
 	}
 
@@ -162,9 +161,6 @@ public final class BoundBatch implements AutoCloseable {
 			batch.close();
 		}
 		int to = this.run.submitted();
-		if (to == from) {
-			throw new InvalidDataAccessApiUsageException(Messages.emptyBatch());
-		}
 		this.run.drain();
 		BatchResults results = this.run.slice(from, to, this.run.chunksSent() - chunksBefore,
 				Duration.ofNanos(System.nanoTime() - start));

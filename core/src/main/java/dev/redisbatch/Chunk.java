@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.redisbatch.protocol.Redirect;
+import dev.redisbatch.protocol.Refusals;
 import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
@@ -73,6 +74,8 @@ final class Chunk implements CommandResponse.Countdown {
 	private boolean topologyStale;
 
 	private boolean readOnly;
+
+	private int refusedForNow;
 
 	/**
 	 * An empty chunk.
@@ -241,8 +244,8 @@ final class Chunk implements CommandResponse.Countdown {
 		Throwable connectionFailure = connectionFailure();
 		List<Reroute> reroutes = new ArrayList<>(0);
 		int unknown = settle(noReply, ledger, reroutes, host);
-		return new ChunkSettlement(answered, interrupted, unknown, connectionFailure, reroutes, this.topologyStale,
-				this.readOnly, System.nanoTime() - this.sentAt);
+		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,
+				this.topologyStale, this.readOnly, System.nanoTime() - this.sentAt);
 	}
 
 	private boolean await() {
@@ -337,8 +340,12 @@ final class Chunk implements CommandResponse.Countdown {
 					this.readOnly = true;
 				}
 			}
-			if (response.settleFromReply(noReply, ledger) == Outcome.UNKNOWN) {
+			Outcome outcome = response.settleFromReply(noReply, ledger);
+			if (outcome == Outcome.UNKNOWN) {
 				unknown++;
+			}
+			else if (outcome == Outcome.FAILED && Refusals.isTemporary(error)) {
+				this.refusedForNow++;
 			}
 		}
 		return unknown;

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param answered whether every command (and {@code EXEC}) completed before the deadline
  * @param interrupted whether the thread was interrupted while it waited
  * @param unknown how many commands ended {@link Outcome#UNKNOWN}
+ * @param refusedForNow how many commands the server refused without running them, for a
+ * while only ({@code LOADING}, {@code BUSY}, {@code TRYAGAIN})
  * @param connectionFailure the failure that completed the last command without a reply (a
  * closed connection), or {@code null}
  * @param reroutes the commands a cluster redirected: they did not run, and go elsewhere
@@ -18,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * @param readOnly whether the server answered as a replica (a failover happened)
  * @param nanos the time from the write to the settlement
  */
-record ChunkSettlement(boolean answered, boolean interrupted, int unknown, @Nullable Throwable connectionFailure,
-		List<Reroute> reroutes, boolean topologyStale, boolean readOnly, long nanos) {
+record ChunkSettlement(boolean answered, boolean interrupted, int unknown, int refusedForNow,
+		@Nullable Throwable connectionFailure, List<Reroute> reroutes, boolean topologyStale, boolean readOnly,
+		long nanos) {
 
 	/**
 	 * Whether the connection can serve another chunk: every reply came, on an open

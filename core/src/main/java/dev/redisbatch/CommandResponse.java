@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.redisbatch.protocol.Redirect;
+import dev.redisbatch.protocol.Refusals;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -113,6 +114,20 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		CommandResponse<T> response = new CommandResponse<>(index, new Name(commandName), (raw) -> null);
 		response.cause = cause;
 		response.settle(Outcome.FAILED, reason, ledger);
+		return response;
+	}
+
+	/**
+	 * A response for a command recorded after the batch stopped: {@link Outcome#NOT_SENT}
+	 * at once, with nothing serialized or sent, and counted in the ledger's compact range
+	 * of such commands.
+	 */
+	static <T> CommandResponse<T> notSentAfterStop(int index, ProtocolKeyword type, String reason,
+			OutcomeLedger ledger) {
+		CommandResponse<T> response = new CommandResponse<>(index, type, (raw) -> null);
+		response.reason = reason;
+		response.outcome = Outcome.NOT_SENT;
+		ledger.notSentAfterStop(index, type.toString(), reason);
 		return response;
 	}
 
@@ -285,7 +300,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		}
 		String error = errorReply();
 		if (error != null) {
-			return settle(Outcome.FAILED, Messages.explain(error), ledger);
+			return settle(Outcome.FAILED, Messages.explain(error), ledger, Refusals.isTemporary(error));
 		}
 		CommandOutput<byte[], byte[], Object> result = getOutput();
 		this.raw = (result != null) ? result.get() : null;
@@ -309,12 +324,21 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 * @return the outcome decided
 	 */
 	Outcome settle(Outcome decided, @Nullable String why, OutcomeLedger ledger) {
+		return settle(decided, why, ledger, false);
+	}
+
+	/**
+	 * Decide the outcome, unless a retry will send the command again.
+	 * @param refusedForNow whether Redis refused it without running it, for a while only
+	 * ({@code LOADING}, {@code BUSY}): then a retry may send it again
+	 */
+	private Outcome settle(Outcome decided, @Nullable String why, OutcomeLedger ledger, boolean refusedForNow) {
 		Outcome current = this.outcome;
 		if (current != null) {
 			return current;
 		}
 		Extras more = this.extras;
-		if (more != null && more.retries != null && more.retries.defer(this, decided)) {
+		if (more != null && more.retries != null && more.retries.defer(this, decided, refusedForNow)) {
 			more.pendingOutcome = decided;
 			this.reason = why;
 			forgetTheWire();
@@ -519,8 +543,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		/**
 		 * Whether the command, about to end with the given outcome, will be sent again
 		 * (then it waits, pending).
+		 * @param refusedForNow whether Redis refused it without running it, for a while
+		 * only
 		 */
-		boolean defer(CommandResponse<?> response, Outcome outcome);
+		boolean defer(CommandResponse<?> response, Outcome outcome, boolean refusedForNow);
 
 	}
 

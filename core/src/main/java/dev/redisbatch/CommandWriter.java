@@ -57,6 +57,12 @@ final class CommandWriter<T> {
 
 	private @Nullable ItemSerializationException failure;
 
+	/**
+	 * Whether the batch had stopped when the command started: then its arguments are only
+	 * checked, never serialized, and it is recorded not sent.
+	 */
+	private boolean afterStop;
+
 	CommandWriter(BatchSerializers<?, ?> serializers, BatchRun run, boolean idempotent) {
 		this.serializers = serializers;
 		this.run = run;
@@ -70,6 +76,7 @@ final class CommandWriter<T> {
 	<R> CommandWriter<R> start(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
 			Function<@Nullable Object, R> converter) {
 		clear();
+		this.afterStop = this.run.isStopped();
 		this.type = type;
 		this.output = output;
 		this.converter = converter;
@@ -141,6 +148,9 @@ final class CommandWriter<T> {
 	@SuppressWarnings("unchecked")
 	Response<T> send() {
 		try {
+			if (this.afterStop) {
+				return this.run.addNotSent(this.type);
+			}
 			String name = this.type.name();
 			ItemSerializationException failed = this.failure;
 			if (failed != null) {
@@ -216,7 +226,7 @@ final class CommandWriter<T> {
 	 */
 	@SuppressWarnings("unchecked")
 	private byte @Nullable [] serialize(RedisSerializer<?> serializer, Object item, String what) {
-		if (this.failure != null) {
+		if (this.failure != null || this.afterStop) {
 			return null;
 		}
 		byte[] raw;

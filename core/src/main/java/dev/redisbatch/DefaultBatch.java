@@ -119,6 +119,11 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		return this.idempotent ? this : new DefaultBatch<>(this.serializers, this.run, true, this.closed);
 	}
 
+	@Override
+	public boolean isStopped() {
+		return this.run.isStopped();
+	}
+
 	// strings and keys
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.redisbatch;
 
 import java.util.ArrayDeque;
+import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -244,8 +245,9 @@ final class Lane {
 		if (chunk == null) {
 			return;
 		}
-		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
 		Lease on = chunk.lease();
+		boolean alreadyLost = on.isBroken();
+		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
 		on.chunkSettled();
 		if (settlement.leftConnectionClean() && on.isOpen()) {
 			recycle(chunk);
@@ -256,7 +258,37 @@ final class Lane {
 			// is never reused.
 			breakLease(on);
 		}
-		this.events.settled(this, settlement);
+		this.events.settled(this, settlement, alreadyLost);
+	}
+
+	/**
+	 * Send commands again, before anything recorded after them: in chunks of their own,
+	 * ahead of the chunk being recorded. Each must have been recorded with a recipe.
+	 */
+	void resendFirst(List<CommandResponse<?>> responses) {
+		Chunk later = this.open;
+		this.open = newChunk();
+		for (CommandResponse<?> response : responses) {
+			String notSent = notSentReason();
+			if (notSent != null) {
+				response.settle(Outcome.NOT_SENT, notSent, this.ledger);
+				continue;
+			}
+			CommandResponse.Recipe recipe = response.recipe();
+			ByteBuf buffer = this.open.buffer();
+			int start = buffer.writerIndex();
+			buffer.writeBytes(recipe.bytes());
+			response.resend(recipe.output().get());
+			this.open.add(response, start, buffer.writerIndex(), recipe.slot(), false);
+			if (this.open.isFull(this.settings.maxChunkBytes())) {
+				send(takeOpen());
+			}
+		}
+		if (!this.open.isEmpty()) {
+			send(takeOpen());
+		}
+		recycle(this.open);
+		this.open = later;
 	}
 
 	/**
@@ -337,8 +369,11 @@ final class Lane {
 
 		/**
 		 * A chunk in flight was settled.
+		 * @param connectionAlreadyLost whether its connection was known to be lost before
+		 * (an earlier chunk on it went unanswered), so that this chunk's loss is not a
+		 * new one
 		 */
-		void settled(Lane lane, ChunkSettlement settlement);
+		void settled(Lane lane, ChunkSettlement settlement, boolean connectionAlreadyLost);
 
 		/**
 		 * No connection could be borrowed for this lane.

@@ -91,6 +91,10 @@ final class Messages {
 		return "the batch was closed before it completed";
 	}
 
+	static String refusedForNow() {
+		return "the server refused commands for now (LOADING, BUSY or TRYAGAIN)";
+	}
+
 	static String masterUnreachable() {
 		return "its master was unreachable";
 	}
@@ -126,10 +130,6 @@ final class Messages {
 	static String notThreadSafe() {
 		return "A Batch is not thread-safe: record commands on the thread that runs the batch callback "
 				+ "(use parallelism for concurrent chunks)";
-	}
-
-	static String emptyBatch() {
-		return "Empty batch: the callback recorded no commands, so nothing was sent and no connection was borrowed";
 	}
 
 	static String responseNotComplete(int index) {

@@ -2,6 +2,7 @@ package dev.redisbatch;
 
 import java.time.Duration;
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -12,8 +13,17 @@ import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts outcomes and keeps failures compactly (a few bytes each, messages shared), so
- * that even a batch of millions of failed or unsent commands fits in a small heap.
+ * Counts outcomes and keeps failures compactly, so that even a batch of millions of
+ * failed or unsent commands fits in a small heap:
+ * <ul>
+ * <li>each failure is a few bytes (its index, outcome, and shared command name and
+ * message);</li>
+ * <li>the commands recorded after the batch stopped are one range,
+ * {@link Outcome#NOT_SENT} with one reason, and cost one byte each (their command name,
+ * as a code).</li>
+ * </ul>
+ * {@link BatchResults#failures()} is a view that yields every failure, in index order,
+ * without making an object per failure until it is read.
  */
 final class OutcomeLedger {
 
@@ -34,6 +44,8 @@ final class OutcomeLedger {
 	private int failureCount;
 
 	private boolean sorted = true;
+
+	private final Tail tail = new Tail();
 
 	void success() {
 		this.counts[Outcome.SUCCESS.ordinal()]++;
@@ -56,6 +68,18 @@ final class OutcomeLedger {
 		this.commandNames[this.failureCount] = command;
 		this.failureMessages[this.failureCount] = pooled(message);
 		this.failureCount++;
+	}
+
+	/**
+	 * A command recorded after the batch stopped: {@link Outcome#NOT_SENT} at once, the
+	 * next index of one range that shares its reason.
+	 * @param index its index: the first one of the range, or the one after the last
+	 * @param command its name
+	 * @param reason why the batch stopped, the same for the whole range
+	 */
+	void notSentAfterStop(int index, String command, String reason) {
+		this.counts[Outcome.NOT_SENT.ordinal()]++;
+		this.tail.add(index, command, pooled(reason));
 	}
 
 	long count(Outcome outcome) {
@@ -85,6 +109,10 @@ final class OutcomeLedger {
 				failed++;
 			}
 		}
+		for (int index = Math.max(from, this.tail.start); index < Math.min(to, this.tail.end()); index++) {
+			slice.notSentAfterStop(index - from, this.tail.name(index), this.tail.reason());
+			failed++;
+		}
 		slice.counts[Outcome.SUCCESS.ordinal()] = (to - from) - failed;
 		return slice;
 	}
@@ -105,7 +133,88 @@ final class OutcomeLedger {
 	}
 
 	/**
-	 * A read-only view of the failures in index order, built once from the ledger.
+	 * The commands recorded after the batch stopped: one range of indexes with one
+	 * reason, and a byte per command for its name (a code into a table of the few names a
+	 * batch uses), in pages, so that a batch that stops early costs a byte per command it
+	 * still records.
+	 */
+	private static final class Tail {
+
+		private static final int PAGE = 1 << 16;
+
+		private static final int MAX_CODES = 256;
+
+		private final List<String> names = new ArrayList<>();
+
+		private final Map<String, Integer> codes = new HashMap<>();
+
+		/**
+		 * Names beyond the table's 256, by index (a batch with that many different
+		 * commands after a stop is unusual).
+		 */
+		private final Map<Integer, String> others = new HashMap<>();
+
+		private byte[][] pages = new byte[0][];
+
+		private int start = Integer.MAX_VALUE;
+
+		private int size;
+
+		private @Nullable String reason;
+
+		void add(int index, String command, String why) {
+			if (this.size == 0) {
+				this.start = index;
+				this.reason = why;
+			}
+			else if (index != this.start + this.size) {
+				throw new IllegalStateException("Commands recorded after a stop have consecutive indexes, but #" + index
+						+ " follows #" + (this.start + this.size - 1));
+			}
+			int page = this.size / PAGE;
+			if (page == this.pages.length) {
+				this.pages = Arrays.copyOf(this.pages, page + 1);
+				this.pages[page] = new byte[PAGE];
+			}
+			Integer code = this.codes.get(command);
+			if (code == null && this.names.size() < MAX_CODES - 1) {
+				code = this.names.size();
+				this.names.add(command);
+				this.codes.put(command, code);
+			}
+			if (code == null) {
+				code = MAX_CODES - 1;
+				this.others.put(index, command);
+			}
+			this.pages[page][this.size % PAGE] = (byte) (int) code;
+			this.size++;
+		}
+
+		int end() {
+			return (this.size == 0) ? Integer.MIN_VALUE : this.start + this.size;
+		}
+
+		int size() {
+			return this.size;
+		}
+
+		String name(int index) {
+			int offset = index - this.start;
+			int code = this.pages[offset / PAGE][offset % PAGE] & 0xFF;
+			return (code == MAX_CODES - 1) ? this.others.get(index) : this.names.get(code);
+		}
+
+		String reason() {
+			return String.valueOf(this.reason);
+		}
+
+	}
+
+	/**
+	 * A read-only view of the failures in index order: those kept one by one (sorted once
+	 * when the view is made), then the range of commands recorded after the stop, all of
+	 * whose indexes come after them. A {@link BatchFailure} is made when an element is
+	 * read.
 	 */
 	private static final class FailureList extends AbstractList<BatchFailure> {
 
@@ -119,40 +228,51 @@ final class OutcomeLedger {
 
 		private final String[] messages;
 
-		private final int size;
+		private final int kept;
+
+		private final Tail tail;
+
+		private final int tailSize;
 
 		FailureList(OutcomeLedger ledger) {
-			this.size = ledger.failureCount;
+			this.kept = ledger.failureCount;
 			int @Nullable [] order = ledger.sorted ? null
-					: IntStream.range(0, this.size)
+					: IntStream.range(0, this.kept)
 						.boxed()
 						.sorted(Comparator.comparingInt((i) -> ledger.indices[i]))
 						.mapToInt(Integer::intValue)
 						.toArray();
-			this.indices = new int[this.size];
-			this.outcomes = new byte[this.size];
-			this.commands = new String[this.size];
-			this.messages = new String[this.size];
-			for (int i = 0; i < this.size; i++) {
+			this.indices = new int[this.kept];
+			this.outcomes = new byte[this.kept];
+			this.commands = new String[this.kept];
+			this.messages = new String[this.kept];
+			for (int i = 0; i < this.kept; i++) {
 				int from = (order != null) ? order[i] : i;
 				this.indices[i] = ledger.indices[from];
 				this.outcomes[i] = ledger.outcomes[from];
 				this.commands[i] = ledger.commandNames[from];
 				this.messages[i] = ledger.failureMessages[from];
 			}
+			this.tail = ledger.tail;
+			this.tailSize = ledger.tail.size();
 		}
 
 		@Override
 		public BatchFailure get(int i) {
-			if (i < 0 || i >= this.size) {
-				throw new IndexOutOfBoundsException("Index " + i + " out of bounds for length " + this.size);
+			if (i < 0 || i >= size()) {
+				throw new IndexOutOfBoundsException("Index " + i + " out of bounds for length " + size());
 			}
-			return new BatchFailure(this.indices[i], this.commands[i], OUTCOMES[this.outcomes[i]], this.messages[i]);
+			if (i < this.kept) {
+				return new BatchFailure(this.indices[i], this.commands[i], OUTCOMES[this.outcomes[i]],
+						this.messages[i]);
+			}
+			int index = this.tail.start + (i - this.kept);
+			return new BatchFailure(index, this.tail.name(index), Outcome.NOT_SENT, this.tail.reason());
 		}
 
 		@Override
 		public int size() {
-			return this.size;
+			return this.kept + this.tailSize;
 		}
 
 	}

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
@@ -217,11 +216,14 @@ class BatchTemplateTests {
 	}
 
 	@Test
-	void anEmptyBatchIsAnErrorAndBorrowsNoConnection() {
-		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
-			.isThrownBy(() -> this.template.execute((batch) -> {
-			}))
-			.withMessageContaining("Empty batch");
+	void anEmptyBatchIsAnEmptySuccessThatBorrowsNoConnection() {
+		BatchResults results = this.template.execute((batch) -> {
+		});
+
+		assertThat(results.isSuccess()).isTrue();
+		assertThat(results.size()).isZero();
+		assertThat(results.chunks()).isZero();
+		assertThat(results.failures()).isEmpty();
 		assertThat(this.pool.getCreatedCount()).isZero();
 		assertThat(this.template.getAll(List.of())).isEmpty();
 		this.template.setAll(Map.of(), null);

@@ -143,6 +143,15 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * The number of reply bytes received from the server (counted on arrival, whether
+	 * forwarded or dropped).
+	 * @return the count
+	 */
+	public long replyBytes() {
+		return this.replyBytes.get();
+	}
+
+	/**
 	 * The number of connections the proxy accepted.
 	 * @return the count
 	 */
