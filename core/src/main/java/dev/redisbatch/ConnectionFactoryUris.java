@@ -146,11 +146,11 @@ final class ConnectionFactoryUris {
 		return seeds;
 	}
 
-	private static void authenticate(RedisURI uri, RedisConfiguration.WithAuthentication configuration,
-			LettuceClientConfiguration client) {
+	private static <C extends RedisConfiguration & RedisConfiguration.WithAuthentication> void authenticate(
+			RedisURI uri, C configuration, LettuceClientConfiguration client) {
 		RedisCredentialsProviderFactory credentials = client.getRedisCredentialsProviderFactory().orElse(null);
 		if (credentials != null) {
-			uri.setCredentialsProvider(credentials.createCredentialsProvider((RedisConfiguration) configuration));
+			uri.setCredentialsProvider(credentials.createCredentialsProvider(configuration));
 			return;
 		}
 		RedisPassword password = configuration.getPassword();
