@@ -146,6 +146,30 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
+	 * A builder for a pool that connects where an application's Spring Data Redis
+	 * {@link org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory
+	 * LettuceConnectionFactory} connects, for Spring applications without Spring Boot.
+	 * The pool is still a pool of its own: the factory is only read, never used or
+	 * changed, and need not be started.
+	 * <p>
+	 * It takes from the factory a standalone server and its database, the master that
+	 * Redis Sentinel names, or a Redis Cluster; the user and password (or credentials
+	 * provider); TLS with its peer verification mode and {@code SslOptions}; the connect
+	 * timeout of the client options; and the client name, with {@code -batch} appended
+	 * ({@code redis-batch} when the factory sets none). The factory's command timeout,
+	 * {@code ReadFrom} and client resources do not apply to batches.
+	 * @param connectionFactory a {@code LettuceConnectionFactory} with a standalone,
+	 * Sentinel or Cluster configuration
+	 * @return a builder, on which pool settings can still be changed
+	 * @throws IllegalArgumentException if the factory is of another kind (Jedis, for
+	 * example) or uses a Unix domain socket or a static master/replica configuration: use
+	 * {@link #builder(RedisURI)} or {@link #clusterBuilder(Iterable)} then
+	 */
+	public static Builder builder(org.springframework.data.redis.connection.RedisConnectionFactory connectionFactory) {
+		return ConnectionFactoryUris.builder(connectionFactory);
+	}
+
+	/**
 	 * A builder for a pool of connections to a Redis Cluster: connections to each master,
 	 * found from the cluster's topology.
 	 * @param seeds nodes to discover the cluster from

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchException;
 import dev.redisbatch.BatchResults;
 import dev.redisbatch.Outcome;
@@ -27,6 +28,7 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -213,6 +215,23 @@ class RedisBatchAnnotationTests {
 	}
 
 	@Test
+	void aBootApplicationThatAlsoCarriesEnableRedisBatchHasOnePostProcessorAndItBatches(RedisProcess server) {
+		this.contextRunner.withPropertyValues("spring.data.redis.port=" + server.port())
+			.withUserConfiguration(AlsoEnabledByAnnotation.class)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RedisBatchAnnotationBeanPostProcessor.class);
+				// the one of @EnableRedisBatch: the auto-configuration backed off by name
+				assertThat(context.getBean(RedisBatchAnnotationBeanPostProcessor.BEAN_NAME, Ordered.class).getOrder())
+					.isEqualTo(42);
+
+				context.getBean(OrderService.class).saveAll(2_000);
+
+				assertThat(server.call("DBSIZE")).isEqualTo(2_000L);
+				assertThat(context.getBean(BatchConnectionPool.class).getCreatedCount()).isPositive();
+			});
+	}
+
+	@Test
 	void invalidAttributesStopTheApplicationAtStartup(RedisProcess server) {
 		this.contextRunner.withPropertyValues("spring.data.redis.port=" + server.port())
 			.withUserConfiguration(InvalidService.class)
@@ -245,6 +264,12 @@ class RedisBatchAnnotationTests {
 		OuterService outerService(StringRedisTemplate redis, InnerService inner) {
 			return new OuterService(redis, inner);
 		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableRedisBatch(order = 42)
+	static class AlsoEnabledByAnnotation {
 
 	}
 
