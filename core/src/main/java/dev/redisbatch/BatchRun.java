@@ -2,10 +2,6 @@ package dev.redisbatch;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -44,8 +40,6 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  */
 final class BatchRun implements Lane.Events {
 
-	private final BatchConnectionPool pool;
-
 	private final RunSettings settings;
 
 	private final OutcomeLedger ledger;
@@ -53,6 +47,8 @@ final class BatchRun implements Lane.Events {
 	private final BatchReport report;
 
 	private final Router router;
+
+	private final Stops stops;
 
 	private final @Nullable Retry retry;
 
@@ -72,42 +68,16 @@ final class BatchRun implements Lane.Events {
 
 	private boolean finished;
 
-	private @Nullable String abortReason;
-
-	private @Nullable Throwable abortCause;
-
-	private @Nullable String laneFailure;
-
-	private @Nullable Throwable laneFailureCause;
-
-	private boolean topologyStale;
-
-	/**
-	 * A lane whose connection was lost, for the retry to recover, and why.
-	 */
-	private @Nullable Lane lostLane;
-
-	private String lostBecause = "";
-
-	private @Nullable Throwable lostCause;
-
-	/**
-	 * Whether the lane lost its connection (or the server only refused commands for now).
-	 */
-	private boolean lostConnection;
-
-	private boolean recovering;
-
 	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
-		this.pool = pool;
 		this.settings = settings;
-		this.ledger = new OutcomeLedger();
+		OutcomeLedger outcomes = new OutcomeLedger();
+		this.ledger = outcomes;
 		this.report = BatchReport.of(observations, settings, pool.topology());
-		this.retry = (settings.retryAttempts() > 0) ? new Retry(settings.retryAttempts(), settings.retryBackoff())
-				: null;
-		OutcomeLedger ledger = this.ledger;
 		boolean cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
-		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, ledger, this));
+		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, outcomes, this));
+		this.stops = new Stops(this.router, outcomes);
+		this.retry = (settings.retryAttempts() > 0)
+				? new Retry(settings, this.router, this.stops, outcomes, this::route) : null;
 	}
 
 	String name() {
@@ -123,7 +93,7 @@ final class BatchRun implements Lane.Events {
 	}
 
 	@Nullable Throwable abortCause() {
-		return (this.abortCause != null) ? this.abortCause : this.laneFailureCause;
+		return this.stops.cause();
 	}
 
 	int slotOf(byte[] key) {
@@ -135,7 +105,7 @@ final class BatchRun implements Lane.Events {
 	 * are {@link Outcome#NOT_SENT} at once.
 	 */
 	boolean isStopped() {
-		return this.abortReason != null;
+		return this.stops.isStopped();
 	}
 
 	int slotOf(byte[][] keys) {
@@ -166,7 +136,7 @@ final class BatchRun implements Lane.Events {
 			}
 		}
 		int route = (slot == Slots.ANY && this.settings.transactional()) ? this.transactionSlot : slot;
-		Lane lane = (this.abortReason == null) ? route(route) : this.router.unroutable();
+		Lane lane = isStopped() ? this.router.unroutable() : route(route);
 		this.current = lane;
 		this.commandSlot = route;
 		this.commandStart = lane.open().buffer().writerIndex();
@@ -182,7 +152,7 @@ final class BatchRun implements Lane.Events {
 	private void stopIfUnroutable() {
 		RuntimeException failure = this.router.takeRouteFailure();
 		if (failure != null) {
-			stop(Messages.noRoute(failure), failure);
+			this.stops.stop(Messages.noRoute(failure), failure);
 		}
 	}
 
@@ -223,7 +193,8 @@ final class BatchRun implements Lane.Events {
 		if (isStopped()) {
 			CommandResponse<T> response = addNotSent(command.getType());
 			// whoever holds the Lettuce command (a template) must not wait for it
-			command.completeExceptionally(new RedisException(Messages.notSent(String.valueOf(this.abortReason))));
+			command
+				.completeExceptionally(new RedisException(Messages.notSent(String.valueOf(this.stops.abortReason()))));
 			return response;
 		}
 		int slot = Slots.ANY;
@@ -277,7 +248,7 @@ final class BatchRun implements Lane.Events {
 	<T> CommandResponse<T> addNotSent(ProtocolKeyword type) {
 		checkNotFinished();
 		return CommandResponse.notSentAfterStop(this.submitted++, type,
-				Messages.notSent(String.valueOf(this.abortReason)), this.ledger);
+				Messages.notSent(String.valueOf(this.stops.abortReason())), this.ledger);
 	}
 
 	/**
@@ -320,7 +291,7 @@ final class BatchRun implements Lane.Events {
 				return;
 			}
 		}
-		String notSent = notSentReason(lane);
+		String notSent = this.stops.notSentReason(lane);
 		if (notSent == null && !lane.open().isEmpty() && buffer.readableBytes() > this.settings.maxChunkBytes()) {
 			// The byte budget is reached before the chunk size: send what was there
 			// before
@@ -332,7 +303,7 @@ final class BatchRun implements Lane.Events {
 			start = lane.open().buffer().writerIndex();
 			lane.open().buffer().writeBytes(command);
 			end = lane.open().buffer().writerIndex();
-			notSent = notSentReason(lane);
+			notSent = this.stops.notSentReason(lane);
 		}
 		if (notSent != null) {
 			lane.open().buffer().writerIndex(start);
@@ -371,15 +342,8 @@ final class BatchRun implements Lane.Events {
 	BatchResults finish() {
 		if (!this.finished) {
 			sendAndSettleEverything();
-			Retry retries = this.retry;
-			if (retries != null) {
-				// commands that could not go out (a connection closed just before a
-				// write)
-				while (retries.hasPending() && !isStopped() && retries.attempt()) {
-					resendPending();
-					sendAndSettleEverything();
-				}
-				retries.giveUp(this.ledger);
+			if (this.retry != null) {
+				this.retry.finish(this::sendAndSettleEverything);
 			}
 			close();
 		}
@@ -394,11 +358,11 @@ final class BatchRun implements Lane.Events {
 	 */
 	BatchResults abort(String reason) {
 		if (!this.finished) {
-			stop(reason, null);
+			this.stops.stop(reason, null);
 			settleEverythingInFlight();
 			releaseLeases();
 			if (this.retry != null) {
-				this.retry.giveUp(this.ledger);
+				this.retry.giveUp();
 			}
 			close();
 		}
@@ -448,7 +412,7 @@ final class BatchRun implements Lane.Events {
 	}
 
 	private @Nullable String stoppedBecause() {
-		return (this.abortReason != null) ? this.abortReason : this.laneFailure;
+		return this.stops.stoppedBecause();
 	}
 
 	private void sendAndSettleEverything() {
@@ -480,7 +444,7 @@ final class BatchRun implements Lane.Events {
 	private void close() {
 		this.finished = true;
 		releaseLeases();
-		if (this.topologyStale) {
+		if (this.stops.isTopologyStale()) {
 			// A master was lost: the next batch should find its replica, if one took
 			// over.
 			this.router.refreshTopology();
@@ -488,139 +452,22 @@ final class BatchRun implements Lane.Events {
 		this.report.finish(results(), stoppedBecause());
 	}
 
-	// ------------------------------------------------------------------ retries
-
-	/**
-	 * Recover from lost connections while the retry has attempts: wait for the other
-	 * chunks in flight (their commands wait for the retry too, or end), take an attempt
-	 * (the backoff), and send the waiting commands again on fresh connections, ahead of
-	 * what was recorded after them; then the stream carries on. A loss while recovering
-	 * is recovered by the same loop. Without attempts left, the lane stops.
-	 */
-	private void recoverLost(Retry retries) {
-		this.recovering = true;
-		try {
-			while (this.lostLane != null) {
-				Lane lane = this.lostLane;
-				String because = this.lostBecause;
-				Throwable cause = this.lostCause;
-				boolean connection = this.lostConnection;
-				this.lostLane = null;
-				for (Lane each : this.router.lanes()) {
-					each.settleAll();
-				}
-				if (!retries.attempt()) {
-					if (Thread.currentThread().isInterrupted()) {
-						stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
-					}
-					else if (connection) {
-						stopLane(lane, because, cause);
-					}
-					retries.giveUp(this.ledger);
-					this.lostLane = null;
-					return;
-				}
-				resendPending();
-			}
-		}
-		finally {
-			this.recovering = false;
-		}
-	}
-
-	/**
-	 * Send the commands waiting for the retry again, each on the lane that serves its
-	 * slot now, ahead of what was recorded after them.
-	 */
-	private void resendPending() {
-		Retry retries = this.retry;
-		if (retries == null) {
-			return;
-		}
-		if (this.topologyStale) {
-			this.router.refreshTopology();
-		}
-		Map<Lane, List<CommandResponse<?>>> byLane = new LinkedHashMap<>();
-		for (CommandResponse<?> response : retries.takePending()) {
-			Lane lane = route(response.recipe().slot());
-			byLane.computeIfAbsent(lane, (key) -> new ArrayList<>()).add(response);
-		}
-		byLane.forEach(Lane::resendFirst);
-	}
-
-	// ------------------------------------------------------------------ stops
-
-	/**
-	 * Stop the whole batch: nothing more is sent anywhere.
-	 */
-	private void stop(String reason, @Nullable Throwable cause) {
-		if (this.abortReason != null) {
-			return;
-		}
-		this.abortReason = reason;
-		this.abortCause = cause;
-		for (Lane lane : this.router.lanes()) {
-			Chunk unsent = lane.takeOpen();
-			unsent.settleNotSent(Messages.notSent(reason), this.ledger);
-			lane.recycle(unsent);
-		}
-	}
-
-	/**
-	 * Stop sending to one server. With one server that stops the batch; on a cluster the
-	 * other masters carry on, the topology is read again when the batch ends, and the
-	 * lane's commands not yet sent end {@link Outcome#NOT_SENT} (or, when the lane asks
-	 * for it, go where the topology sends their slots now).
-	 */
-	private void stopLane(Lane lane, String reason, @Nullable Throwable cause) {
-		if (!this.router.isCluster()) {
-			stop(reason, cause);
-			return;
-		}
-		if (!lane.stop(reason)) {
-			return;
-		}
-		this.topologyStale = true;
-		if (this.laneFailure == null) {
-			this.laneFailure = Messages.masterFailed(lane.address(), reason);
-			this.laneFailureCause = cause;
-		}
-		Chunk unsent = lane.takeOpen();
-		if (lane.reroutesOnStop()) {
-			this.router.reroute(unsent.rerouteAll(Messages.masterUnreachable()));
-		}
-		else {
-			unsent.settleNotSent(notSentReason(lane), this.ledger);
-		}
-		lane.recycle(unsent);
-	}
+	// ------------------------------------------------------------------ what the lanes
+	// hand back
 
 	private void sendRerouted() {
-		this.router.sendRerouted(this.abortReason, this.ledger);
+		this.router.sendRerouted(this.stops.abortReason(), this.ledger);
 		stopIfUnroutable();
 	}
 
 	@Override
 	public @Nullable String notSentReason(Lane lane) {
-		if (this.abortReason != null) {
-			return Messages.notSent(this.abortReason);
-		}
-		String stopped = lane.stopReason();
-		if (stopped != null) {
-			return lane.hasNode() ? Messages.notSentToServer(lane.address(), stopped) : Messages.notSent(stopped);
-		}
-		return null;
+		return this.stops.notSentReason(lane);
 	}
 
 	@Override
 	public void unsendable(Lane lane, Chunk chunk, String reason) {
-		if (lane.reroutesOnStop() && this.abortReason == null) {
-			this.router.reroute(chunk.rerouteAll(String.valueOf(lane.stopReason())));
-		}
-		else {
-			chunk.settleNotSent(reason, this.ledger);
-		}
-		lane.recycle(chunk);
+		this.stops.unsendable(lane, chunk, reason);
 	}
 
 	@Override
@@ -633,35 +480,22 @@ final class BatchRun implements Lane.Events {
 		this.report.chunkSettled(settlement.nanos());
 		this.router.reroute(settlement.reroutes());
 		if (settlement.topologyStale()) {
-			this.topologyStale = true;
+			this.stops.topologyChanged();
 		}
 		if (settlement.interrupted()) {
-			stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+			this.stops.interrupted();
 			return;
 		}
 		String lost = !settlement.answered() ? Messages.chunkTimedOut(this.settings.timeout())
 				: (settlement.unknown() > 0) ? Messages.connectionLost() : null;
-		boolean refused = settlement.refusedForNow() > 0;
-		if (lost == null && !refused) {
+		if (lost == null && settlement.refusedForNow() == 0) {
 			return;
 		}
-		Retry retries = this.retry;
-		if (retries == null || !retries.hasAttempts()) {
-			if (lost != null) {
-				stopLane(lane, lost, settlement.connectionFailure());
-			}
-			return;
+		if (this.retry != null && this.retry.hasAttempts()) {
+			this.retry.lost(lane, lost, settlement.connectionFailure(), connectionAlreadyLost);
 		}
-		if (lost != null && connectionAlreadyLost && this.recovering) {
-			// one more chunk of a connection the retry is already recovering from
-			return;
-		}
-		this.lostLane = lane;
-		this.lostBecause = (lost != null) ? lost : Messages.refusedForNow();
-		this.lostCause = settlement.connectionFailure();
-		this.lostConnection = lost != null;
-		if (!this.recovering) {
-			recoverLost(retries);
+		else if (lost != null) {
+			this.stops.stopLane(lane, lost, settlement.connectionFailure());
 		}
 	}
 
@@ -679,10 +513,10 @@ final class BatchRun implements Lane.Events {
 			return;
 		}
 		else if (Thread.currentThread().isInterrupted()) {
-			stop(Messages.interrupted(), new InterruptedException("batch interrupted"));
+			this.stops.interrupted();
 			return;
 		}
-		stopLane(lane, Messages.noConnection(lane.address(), failure), failure);
+		this.stops.stopLane(lane, Messages.noConnection(lane.address(), failure), failure);
 	}
 
 }

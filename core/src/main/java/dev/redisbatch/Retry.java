@@ -2,31 +2,63 @@ package dev.redisbatch;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import org.jspecify.annotations.Nullable;
 
 /**
- * The opt-in retry of a batch ({@link BatchOptions.Builder#retry(int, Duration)}).
+ * The opt-in retry of a batch ({@link BatchOptions.Builder#retry(int, Duration)}); only
+ * batches with retries allocate one.
+ * <p>
  * Commands that ended {@link Outcome#NOT_SENT}, {@link Outcome#UNKNOWN} ones marked
  * idempotent, and those a server refused for now without running them ({@code LOADING},
  * {@code BUSY}, {@code TRYAGAIN}) wait here instead of taking their outcome while
- * attempts are left. When a connection is lost, the batch takes an attempt (it waits the
- * backoff), sends the waiting commands again on a fresh connection, and carries on with
- * the rest of the stream; when no attempt is left, their last outcome is final. Commands
- * Redis refused for good (such as {@code WRONGTYPE}) are never sent again. Only batches
- * with retries allocate one.
+ * attempts are left. When a lane loses its connection (or has commands refused for now),
+ * the batch recovers: it waits for its other chunks in flight, takes an attempt (waits
+ * the backoff), and sends the waiting commands again on fresh connections, ahead of what
+ * was recorded after them; then the stream carries on. A loss while recovering is
+ * recovered by the same loop. When no attempt is left, the lane stops as it would without
+ * retry, and the waiting commands' last outcome is final. Commands Redis refused for good
+ * (such as {@code WRONGTYPE}) are never sent again.
  */
 final class Retry implements CommandResponse.Retries {
 
 	private final Duration backoff;
 
+	private final Router router;
+
+	private final Stops stops;
+
+	private final OutcomeLedger ledger;
+
+	private final IntFunction<Lane> route;
+
 	private int attemptsLeft;
 
 	private List<CommandResponse<?>> pending = new ArrayList<>();
 
-	Retry(int attempts, Duration backoff) {
-		this.attemptsLeft = attempts;
-		this.backoff = backoff;
+	private @Nullable Lane lostLane;
+
+	private @Nullable String lostBecause;
+
+	private @Nullable Throwable lostCause;
+
+	private boolean recovering;
+
+	/**
+	 * @param route the lane that serves a slot now (the batch stops when there is none)
+	 */
+	Retry(RunSettings settings, Router router, Stops stops, OutcomeLedger ledger, IntFunction<Lane> route) {
+		this.attemptsLeft = settings.retryAttempts();
+		this.backoff = settings.retryBackoff();
+		this.router = router;
+		this.stops = stops;
+		this.ledger = ledger;
+		this.route = route;
 	}
 
 	/**
@@ -34,10 +66,6 @@ final class Retry implements CommandResponse.Retries {
 	 */
 	boolean hasAttempts() {
 		return this.attemptsLeft > 0;
-	}
-
-	boolean hasPending() {
-		return !this.pending.isEmpty();
 	}
 
 	@Override
@@ -49,6 +77,79 @@ final class Retry implements CommandResponse.Retries {
 			return true;
 		}
 		return false;
+	}
+
+	/**
+	 * A lane lost its connection, or the server refused commands for now: recover, unless
+	 * this is one more chunk of a connection the batch is already recovering from.
+	 * @param lost why the connection is lost, or {@code null} when commands were only
+	 * refused for now
+	 */
+	void lost(Lane lane, @Nullable String lost, @Nullable Throwable cause, boolean connectionAlreadyLost) {
+		if (lost != null && connectionAlreadyLost && this.recovering) {
+			return;
+		}
+		this.lostLane = lane;
+		this.lostBecause = lost;
+		this.lostCause = cause;
+		if (!this.recovering) {
+			recover();
+		}
+	}
+
+	private void recover() {
+		this.recovering = true;
+		try {
+			while (this.lostLane != null) {
+				Lane lane = this.lostLane;
+				String because = this.lostBecause;
+				Throwable cause = this.lostCause;
+				this.lostLane = null;
+				for (Lane each : this.router.lanes()) {
+					each.settleAll();
+				}
+				if (!attempt()) {
+					if (Thread.currentThread().isInterrupted()) {
+						this.stops.interrupted();
+					}
+					else if (because != null) {
+						this.stops.stopLane(lane, because, cause);
+					}
+					giveUp();
+					this.lostLane = null;
+					return;
+				}
+				resendPending();
+			}
+		}
+		finally {
+			this.recovering = false;
+		}
+	}
+
+	/**
+	 * Send again what still waits once the batch has sent everything else (commands that
+	 * could not be written because a connection closed just before the write), while
+	 * attempts are left; then make every waiting outcome final.
+	 * @param sendAndSettle sends and settles everything the batch has
+	 */
+	void finish(Runnable sendAndSettle) {
+		while (!this.pending.isEmpty() && !this.stops.isStopped() && attempt()) {
+			resendPending();
+			sendAndSettle.run();
+		}
+		giveUp();
+	}
+
+	/**
+	 * No more attempts: the outcomes of the commands still waiting become final.
+	 */
+	void giveUp() {
+		this.attemptsLeft = 0;
+		for (CommandResponse<?> response : this.pending) {
+			response.settlePending(this.ledger);
+		}
+		this.pending.clear();
 	}
 
 	/**
@@ -72,25 +173,22 @@ final class Retry implements CommandResponse.Retries {
 	}
 
 	/**
-	 * The commands waiting to be sent again, in the order they were recorded; they are no
-	 * longer waiting here.
+	 * Send the waiting commands again, in the order they were recorded, each on the lane
+	 * that serves its slot now, ahead of what was recorded after them.
 	 */
-	List<CommandResponse<?>> takePending() {
+	private void resendPending() {
+		if (this.stops.isTopologyStale()) {
+			this.router.refreshTopology();
+		}
 		List<CommandResponse<?>> again = this.pending;
 		this.pending = new ArrayList<>();
 		again.sort((left, right) -> Integer.compare(left.index(), right.index()));
-		return again;
-	}
-
-	/**
-	 * No more attempts: the outcomes of the commands still waiting become final.
-	 */
-	void giveUp(OutcomeLedger ledger) {
-		this.attemptsLeft = 0;
-		for (CommandResponse<?> response : this.pending) {
-			response.settlePending(ledger);
+		Map<Lane, List<CommandResponse<?>>> byLane = new LinkedHashMap<>();
+		for (CommandResponse<?> response : again) {
+			Lane lane = this.route.apply(response.recipe().slot());
+			byLane.computeIfAbsent(lane, (key) -> new ArrayList<>()).add(response);
 		}
-		this.pending.clear();
+		byLane.forEach(Lane::resendFirst);
 	}
 
 }

@@ -130,6 +130,19 @@ class ApiGuideExamples {
 		// end::retry[]
 	}
 
+	BatchResults endEarly(java.util.Iterator<Order> cursor) {
+		// tag::end-early[]
+		return this.batchTemplate.execute((batch) -> {
+			// a stopped batch would only record the rest as NOT_SENT: stop reading
+			// instead
+			while (cursor.hasNext() && !batch.isStopped()) {
+				Order order = cursor.next();
+				batch.set("order:" + order.id(), order.json());
+			}
+		});
+		// end::end-early[]
+	}
+
 	static BatchTemplate<String, String> withoutSpringBoot() {
 		// tag::without-boot[]
 		dev.redisbatch.BatchConnectionPool pool = dev.redisbatch.BatchConnectionPool

@@ -60,6 +60,9 @@ class DocumentationExamplesTests {
 			assertThat(server.call("GET", "account:bob")).isEqualTo("30");
 			assertThat(examples.script()).isEqualTo(5L);
 			assertThat(examples.retry(List.of(new Order(8, "{}"))).count(dev.redisbatch.Outcome.SUCCESS)).isEqualTo(2);
+			assertThat(examples.endEarly(List.of(new Order(9, "{}"), new Order(10, "{}")).iterator()).size())
+				.isEqualTo(2);
+			assertThat(server.call("GET", "order:10")).isEqualTo("{}");
 		});
 	}
 
