@@ -133,8 +133,7 @@ class ApiGuideExamples {
 	BatchResults endEarly(java.util.Iterator<Order> cursor) {
 		// tag::end-early[]
 		return this.batchTemplate.execute((batch) -> {
-			// a stopped batch would only record the rest as NOT_SENT: stop reading
-			// instead
+			// once stopped, the rest would only be NOT_SENT: stop reading
 			while (cursor.hasNext() && !batch.isStopped()) {
 				Order order = cursor.next();
 				batch.set("order:" + order.id(), order.json());
