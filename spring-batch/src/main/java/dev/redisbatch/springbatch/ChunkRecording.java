@@ -38,6 +38,8 @@ final class ChunkRecording {
 
 	private int sent;
 
+	private int completed;
+
 	/**
 	 * A recording whose first {@code aligned} items are the ledger's first items, written
 	 * again.
@@ -64,8 +66,27 @@ final class ChunkRecording {
 		this.items.add(new ArrayList<>());
 	}
 
+	/**
+	 * The item being recorded is complete: its mapper returned.
+	 */
+	void itemDone() {
+		this.completed = this.items.size();
+	}
+
+	/**
+	 * How many items were recorded (the batch may stop the recording early, when it
+	 * stops).
+	 */
 	int itemCount() {
 		return this.items.size();
+	}
+
+	/**
+	 * Whether the mapper of an item returned; if not, its commands past those recorded
+	 * were never sent.
+	 */
+	boolean isComplete(int item) {
+		return item < this.completed;
 	}
 
 	/**

@@ -209,7 +209,7 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		if (failure != null && !(failure instanceof BatchException)) {
 			throw failure;
 		}
-		classify(items.size(), failure);
+		classify(items.size(), recording, failure);
 	}
 
 	/**
@@ -284,13 +284,14 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 				for (T item : items) {
 					recording.nextItem();
 					this.mapper.map(view, item);
+					recording.itemDone();
 				}
 			});
 			return null;
 		}
 		catch (InvalidDataAccessApiUsageException ex) {
 			// an empty batch: every command of the chunk already ran, or there is none
-			boolean nothingToSend = recording.sent() == 0 && recording.itemCount() == items.size();
+			boolean nothingToSend = recording.sent() == 0 && recording.isComplete(items.size() - 1);
 			return nothingToSend ? null : ex;
 		}
 		catch (RuntimeException ex) {
@@ -298,12 +299,17 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		}
 	}
 
-	private void classify(int count, @Nullable RuntimeException failure) {
+	private void classify(int count, ChunkRecording recording, @Nullable RuntimeException failure) {
 		int unknown = 0;
 		int failed = 0;
 		int left = 0;
 		String firstFailure = null;
 		for (int i = 0; i < count; i++) {
+			if (i >= recording.itemCount()) {
+				// the batch stopped before this item was recorded
+				left++;
+				continue;
+			}
 			ItemLedger.Item item = this.ledger.get(i);
 			if (item.hasUnknownNotIdempotent() && this.appliedCheck == null) {
 				unknown++;
@@ -314,7 +320,7 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 					firstFailure = item.failure();
 				}
 			}
-			else if (!item.allSucceeded()) {
+			else if (!item.allSucceeded() || !recording.isComplete(i)) {
 				left++;
 			}
 		}
