@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
+import dev.redisbatch.docs.ScanExamples;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -171,6 +172,19 @@ class KeyScannerTests {
 		finally {
 			server.call("ACL", "SETUSER", "default", "+scan");
 		}
+	}
+
+	@Test
+	void theApiGuideExampleScansEveryOrderAndEndsWithACompleteToken(RedisProcess server) {
+		Set<String> orders = write("order:", 2_500);
+		write("user:", 100);
+		Set<String> seen = new HashSet<>();
+
+		String token = new ScanExamples(this.template).scanOrders(null, seen::addAll);
+
+		assertThat(seen).isEqualTo(orders);
+		assertThat(token).isEqualTo("scan1:complete");
+		assertThat(ScanCursor.fromToken(token).isComplete()).isTrue();
 	}
 
 	@Test
