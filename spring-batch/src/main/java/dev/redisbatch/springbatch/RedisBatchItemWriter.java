@@ -210,6 +210,13 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 			throw failure;
 		}
 		classify(items.size(), recording, failure);
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			// no transaction can roll this write back: it is final, and the next write is
+			// of new items
+			this.ledger.dropOldest(items.size());
+			this.writtenThisTransaction = 0;
+			save();
+		}
 	}
 
 	/**

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.batch.infrastructure.item.Chunk;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -51,7 +52,7 @@ class RedisBatchItemWriterTests {
 		ExecutionContext context = new ExecutionContext();
 		RedisBatchItemWriter<String, String, Integer> first = writer();
 		first.open(context);
-		first.write(new Chunk<>(List.of(1, 2, 3)));
+		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2, 3))));
 		assertThat(context.getString("visits.ledger")).as("kept until the commit").startsWith("l1:S");
 
 		// the step fails before its commit, and is restarted: a new writer, the saved
@@ -73,7 +74,7 @@ class RedisBatchItemWriterTests {
 		ExecutionContext context = new ExecutionContext();
 		RedisBatchItemWriter<String, String, Integer> first = writer();
 		first.open(context);
-		first.write(new Chunk<>(List.of(1, 2, 3)));
+		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2, 3))));
 
 		RedisBatchItemWriter<String, String, Integer> restarted = writer();
 		restarted.open(context);
@@ -94,7 +95,7 @@ class RedisBatchItemWriterTests {
 			.name("orders")
 			.build();
 		first.open(context);
-		first.write(new Chunk<>(List.of(1, 2)));
+		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2))));
 
 		RedisBatchItemWriter<String, String, Integer> restarted = RedisBatchItemWriter.builder(this.template, values)
 			.name("orders")
@@ -103,6 +104,19 @@ class RedisBatchItemWriterTests {
 		restarted.write(new Chunk<>(List.of(5, 6)));
 
 		assertThat(this.template.getAll(List.of("order:5", "order:6"))).containsExactly("v5", "v6");
+	}
+
+	@Test
+	void outsideATransactionAWriteThatSucceededIsFinal(RedisProcess server) {
+		ExecutionContext context = new ExecutionContext();
+		RedisBatchItemWriter<String, String, Integer> writer = writer();
+		writer.open(context);
+
+		writer.write(new Chunk<>(List.of(1, 2)));
+		writer.write(new Chunk<>(List.of(1, 2)));
+
+		assertThat(context.containsKey("visits.ledger")).isFalse();
+		assertThat(this.template.getAll(List.of("visits:1", "visits:2"))).containsOnly("2");
 	}
 
 	@Test
@@ -129,6 +143,20 @@ class RedisBatchItemWriterTests {
 		damaged.putString("visits.ledger", "not a ledger");
 		assertThatExceptionOfType(ItemStreamException.class).isThrownBy(() -> writer().open(damaged))
 			.withMessageContaining("cannot read what it saved in 'visits.ledger'");
+	}
+
+	/**
+	 * Run a write in a transaction that neither commits nor rolls back while the test
+	 * looks, as a step's chunk transaction before its commit.
+	 */
+	private static void inTransaction(Runnable write) {
+		TransactionSynchronizationManager.initSynchronization();
+		try {
+			write.run();
+		}
+		finally {
+			TransactionSynchronizationManager.clearSynchronization();
+		}
 	}
 
 	private RedisBatchItemWriter<String, String, Integer> writer() {
