@@ -67,7 +67,8 @@ import org.springframework.util.StringUtils;
  * so that it survives a failed step. The writer must therefore be registered as a stream
  * of the step, which a chunk-oriented step does for its writer. A process that dies in
  * the middle of a chunk keeps only what was committed: the commands of that chunk that
- * ran will run again on restart unless the mapper is idempotent.
+ * ran will run again on restart unless the mapper is idempotent. Outside a transaction
+ * (the writer used on its own), a write that succeeds is final and forgotten at once.
  * <p>
  * Not thread-safe: one step thread writes at a time (Spring Batch 6's chunk-oriented step
  * writes on the step's thread even when it processes items concurrently).
