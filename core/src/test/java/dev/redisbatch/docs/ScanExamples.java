@@ -33,11 +33,11 @@ public class ScanExamples {
 		KeyScanner<String> scanner = this.batchTemplate
 			.scanKeys(ScanOptions.scanOptions().match("order:*").count(1000).build(), from);
 		while (scanner.hasNext()) {
-			pages.accept(scanner.next()); // one SCAN call on one master; a key may come
-											// twice
+			// one SCAN call on one master; a key may come twice
+			pages.accept(scanner.next());
 		}
-		return scanner.cursor().toToken(); // also valid after a failed next(): resume
-											// from it
+		// also valid after a failed next(): resume from it
+		return scanner.cursor().toToken();
 	}
 
 }
