@@ -186,6 +186,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 	 * @param <K> the key type
 	 * @param <V> the value type of the template
 	 * @param <R> the type of what the fetcher reads
+	 * @since 0.1.0
 	 */
 	public static final class Builder<K, V, R> {
 

@@ -398,6 +398,7 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 	 * @param <K> the key type
 	 * @param <V> the value type
 	 * @param <T> the item type
+	 * @since 0.1.0
 	 */
 	public static final class Builder<K, V, T> {
 
