@@ -3,8 +3,11 @@ package dev.redisbatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -306,6 +309,41 @@ public final class BatchConnectionPool implements AutoCloseable {
 			RedisURI uri = RedisURI.builder(this.uris.get(0)).withHost(host).withPort(port).build();
 			return newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
 		});
+	}
+
+	/**
+	 * The pools of the masters, by the lowest hash slot each serves, in slot order: on a
+	 * cluster, the masters of the pool's current view of the topology that serve slots
+	 * (never replicas); on a standalone or Sentinel pool, the one server, under
+	 * {@link ScanCursor#SINGLE_SERVER}. A replica that takes over from a master serves
+	 * the same slots, so it is found under the same key.
+	 * @return the masters, in slot order
+	 * @throws RedisConnectionFailureException when the topology cannot be read or names
+	 * no master
+	 */
+	SortedMap<Integer, NodePool> mastersByLowestSlot() {
+		NodePool single = this.server;
+		if (single != null) {
+			return new TreeMap<>(Map.of(ScanCursor.SINGLE_SERVER, single));
+		}
+		List<RedisClusterNode> nodes = new ArrayList<>();
+		try {
+			requireCluster().getPartitions().forEach(nodes::add);
+		}
+		catch (RuntimeException ex) {
+			throw new RedisConnectionFailureException("Cannot read the Redis Cluster topology: " + ex.getMessage(), ex);
+		}
+		SortedMap<Integer, NodePool> masters = new TreeMap<>();
+		for (RedisClusterNode node : nodes) {
+			List<Integer> slots = node.getSlots();
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && node.getUri() != null && !slots.isEmpty()) {
+				masters.put(Collections.min(slots), master(node));
+			}
+		}
+		if (masters.isEmpty()) {
+			throw new RedisConnectionFailureException("The Redis Cluster topology names no master that serves slots");
+		}
+		return masters;
 	}
 
 	/**

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
 
@@ -259,6 +260,31 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		}
 		execute((batch) -> entries.forEach(
 				(ttl != null) ? (key, value) -> batch.set(key, value, ttl) : (key, value) -> batch.set(key, value)));
+	}
+
+	/**
+	 * Scan the keys of every master with {@code SCAN}: on a Redis Cluster every master in
+	 * turn (never a replica), otherwise the one server. The scan is pulled a page at a
+	 * time from the returned scanner; each page is one {@code SCAN} call on a pooled
+	 * batch connection, with the template's default timeout, so memory is bounded by one
+	 * page. Keys are deserialized with the template's key serializer.
+	 * <p>
+	 * {@code SCAN} returns every key present for the whole scan at least once, and may
+	 * return a key more than once: consumers must tolerate duplicates (see
+	 * {@link ScanCursor}).
+	 * @param options {@code MATCH}, {@code COUNT} and {@code TYPE} (use
+	 * {@code ScanOptions.scanOptions().match("order:*").count(500).type(DataType.STRING).build()},
+	 * or {@link ScanOptions#NONE})
+	 * @param from where to resume, from {@link KeyScanner#cursor()} or
+	 * {@link ScanCursor#fromToken(String)}; {@code null} to start from the beginning
+	 * @return the scanner; no I/O happens until its first {@link KeyScanner#next()}
+	 * @throws IllegalArgumentException for invalid options (such as a {@code COUNT} below
+	 * 1), before any I/O
+	 */
+	public KeyScanner<K> scanKeys(ScanOptions options, @Nullable ScanCursor from) {
+		Assert.notNull(options, "options must not be null");
+		return new MasterKeyScanner<>(this.pool, this.serializers.key(), options, require(this.defaults.timeout()),
+				from);
 	}
 
 	private void validate(BatchOptions options) {

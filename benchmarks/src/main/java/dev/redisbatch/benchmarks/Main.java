@@ -212,6 +212,9 @@ public final class Main {
 		for (Strategies.Descriptor descriptor : Strategies.cluster()) {
 			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
 		}
+		for (Strategies.Descriptor descriptor : Strategies.springBatch()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
 	}
 
 	private static String cpuModel() {

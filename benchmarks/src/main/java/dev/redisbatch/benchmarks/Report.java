@@ -71,6 +71,7 @@ final class Report {
 		sizes();
 		rtt();
 		cluster(n);
+		springBatch();
 		sweep();
 		memory();
 		connections();
@@ -127,6 +128,16 @@ final class Report {
 					.append(" ÷ redis-benchmark -P 1000 | not measured | ≥ 0.60× | ")
 					.append((this.results.physicalNote != null) ? this.results.physicalNote : "not measured")
 					.append(" |\n");
+			}
+		}
+		for (String workload : List.of("SET", "GET")) {
+			Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, 1);
+			Optional<SuiteResults.Timing> theirs = springBatchTiming(Strategies.SPRING_BATCH_ITEMS, workload, 1);
+			if (ours.isPresent() || theirs.isPresent()) {
+				ratioRow(
+						("SET".equals(workload) ? "RedisBatchItemWriter ÷ Spring Batch RedisItemWriter"
+								: "RedisBatchItemReader ÷ Spring Batch RedisItemReader") + " (items/s, RTT 1 ms)",
+						ours, theirs, 20.0);
 			}
 		}
 		ratioRow("BatchTemplate (defaults) setAll " + count(n) + " ÷ Lettuce async, manual flush",
@@ -483,9 +494,57 @@ final class Report {
 		this.md.append('\n');
 	}
 
+	/**
+	 * The Spring Batch item writer and reader against Spring Batch's own, at each round
+	 * trip of the spring-batch group.
+	 */
+	private void springBatch() {
+		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("spring-batch"));
+		if (rows.isEmpty()) {
+			return;
+		}
+		this.md.append("## Spring Batch: item writer and reader\n\n");
+		this.md.append("Items per second through the latency proxy: the writer writes N items in chunks of 1,000 ")
+			.append("(SET, no TTL: Spring Batch's RedisItemWriter cannot set one); the reader reads every key ")
+			.append("(SCAN COUNT 1000 and the values). With a round trip, Spring Batch's strategies handle at most ")
+			.append("5,000 / RTT ms items per operation (one round trip per item).\n\n");
+		this.md
+			.append("| what | RTT | Spring Batch (items/s) | redis-batch (items/s) | × |\n|---|---:|---:|---:|---:|\n");
+		for (String workload : List.of("SET", "GET")) {
+			for (String network : List.of("rtt0", "rtt1")) {
+				int rtt = BenchmarkEnvironment.rttMillis(network);
+				Optional<SuiteResults.Timing> theirs = springBatchTiming(Strategies.SPRING_BATCH_ITEMS, workload, rtt);
+				Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, rtt);
+				this.md.append("| ")
+					.append("SET".equals(workload) ? "writer" : "reader")
+					.append(ours.map((t) -> ", " + count(t.n()) + " items").orElse(""))
+					.append(" | ")
+					.append(rtt)
+					.append(" ms | ")
+					.append(theirs.map((t) -> format(t.commandsPerSecond())).orElse("not measured"))
+					.append(" | ")
+					.append(ours.map((t) -> format(t.commandsPerSecond())).orElse("not measured"))
+					.append(" | ")
+					.append((ours.isPresent() && theirs.isPresent())
+							? ratio(ours.get().commandsPerSecond() / theirs.get().commandsPerSecond()) : "")
+					.append(" |\n");
+			}
+		}
+		this.md.append('\n');
+	}
+
+	private Optional<SuiteResults.Timing> springBatchTiming(String strategy, String workload, int rttMillis) {
+		return this.results.timings.stream()
+			.filter((t) -> t.group().equals("spring-batch") && t.strategy().equals(strategy)
+					&& t.workload().equals(workload) && t.rttMillis() == rttMillis)
+			.findFirst();
+	}
+
 	private void strategies() {
 		this.md.append("## Strategies\n\n| id | strategy | configuration |\n|---|---|---|\n");
-		for (Strategies.Descriptor d : Strategies.all()) {
+		List<Strategies.Descriptor> described = new ArrayList<>(Strategies.all());
+		described.addAll(Strategies.springBatch());
+		for (Strategies.Descriptor d : described) {
 			this.md.append("| `")
 				.append(d.id())
 				.append("` | ")

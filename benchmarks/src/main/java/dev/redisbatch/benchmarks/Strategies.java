@@ -47,6 +47,10 @@ final class Strategies {
 
 	static final String REDISSON_CLUSTER = "redissonCluster";
 
+	static final String SPRING_BATCH_ITEMS = "springBatchRedisItem";
+
+	static final String REDIS_BATCH_ITEMS = "redisBatchItem";
+
 	private static final Pattern SWEEP = Pattern.compile("batchTemplate-c(\\d+)-p(\\d+)");
 
 	private static final List<Descriptor> ALL = List.of(
@@ -108,7 +112,40 @@ final class Strategies {
 					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint, "spring.data.redis.cluster.nodes="
 							+ String.join(",", BenchmarkEnvironment.clusterNodes()))));
 
+	/**
+	 * The strategies of the spring-batch group: item writers (SET) and item readers
+	 * (GET).
+	 */
+	private static final List<Descriptor> SPRING_BATCH = List.of(
+			new Descriptor(SPRING_BATCH_ITEMS, "Spring Batch RedisItemWriter / RedisItemReader",
+					"spring-batch-infrastructure's RedisItemWriter (one SET per item, no TTL: it cannot set one) and "
+							+ "RedisItemReader (SCAN COUNT 1000, one GET per key) on Boot's StringRedisTemplate; "
+							+ "chunks of 1000 items written as a step writes them; behind the proxy with a round "
+							+ "trip, an operation handles at most 5,000 / RTT ms items",
+					SpringBatchItemStrategy::new),
+			new Descriptor(REDIS_BATCH_ITEMS, "RedisBatchItemWriter / RedisBatchItemReader",
+					"redis-batch-spring-batch on a StringBatchTemplate with the default options: each 1000-item chunk "
+							+ "one batch (value mapper, no TTL), opened and updated as a step does; the reader "
+							+ "SCANs COUNT 1000 and GETs each page in one batch",
+					RedisBatchItemStrategy::new));
+
 	private Strategies() {
+	}
+
+	/**
+	 * The strategies of the spring-batch group, in report order.
+	 * @return the descriptors
+	 */
+	static List<Descriptor> springBatch() {
+		return SPRING_BATCH;
+	}
+
+	/**
+	 * The ids of the spring-batch strategies.
+	 * @return the ids
+	 */
+	static List<String> springBatchIds() {
+		return SPRING_BATCH.stream().map(Descriptor::id).toList();
 	}
 
 	/**
@@ -173,6 +210,11 @@ final class Strategies {
 				return descriptor;
 			}
 		}
+		for (Descriptor descriptor : SPRING_BATCH) {
+			if (descriptor.id().equals(id)) {
+				return descriptor;
+			}
+		}
 		Matcher sweep = SWEEP.matcher(id);
 		if (sweep.matches()) {
 			int chunkSize = Integer.parseInt(sweep.group(1));
@@ -196,6 +238,9 @@ final class Strategies {
 	 * @return the number of commands
 	 */
 	static int commands(String id, int n, int rttMillis) {
+		if (SPRING_BATCH_ITEMS.equals(id)) {
+			return SpringBatchItemStrategy.items(n, rttMillis);
+		}
 		return ROUND_TRIP.equals(id) ? RoundTripStrategy.commands(n, rttMillis) : n;
 	}
 

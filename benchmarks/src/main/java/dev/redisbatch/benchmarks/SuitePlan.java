@@ -79,6 +79,8 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 				BenchmarkEnvironment.PROXIED, light));
 		groups.add(new Group("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
 				List.of(100_000), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), main));
+		groups.add(new Group("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
+				List.of("SET", "GET"), List.of(100_000), List.of("rtt0", "rtt1"), light));
 		return new SuitePlan(name, 100_000, groups, 10_000_000, Duration.ofSeconds(120), 1000, 100, 1_000_000, 100_000);
 	}
 
@@ -99,6 +101,8 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 				List.of(1_000), BenchmarkEnvironment.PROXIED, tiny));
 		groups.add(new Group("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
 				List.of(2_000), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), tiny));
+		groups.add(new Group("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
+				List.of("SET", "GET"), List.of(2_000), List.of("rtt0", "rtt1"), tiny));
 		return new SuitePlan("smoke", 2_000, groups, 200_000, Duration.ofSeconds(60), 20, 100, 100_000, 10_000);
 	}
 

@@ -1,0 +1,203 @@
+package dev.redisbatch.springbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+
+import dev.redisbatch.BatchConnectionPool;
+import dev.redisbatch.BatchOptions;
+import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.testsupport.TcpProxy;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.listener.SkipListener;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link RedisBatchItemWriter} in real Spring Batch jobs (chunk-oriented steps, JDBC job
+ * repository on in-memory H2) against a real server: refused items reach skip listeners,
+ * lost replies are settled, and no command that is not idempotent runs twice, counted on
+ * the server.
+ */
+@ExtendWith(RedisServerExtension.class)
+class RedisBatchItemWriterFaultToleranceTests {
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private Jobs jobs;
+
+	@BeforeEach
+	void setUp() {
+		this.jobs = track(Jobs.inMemory());
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		for (AutoCloseable resource : this.resources) {
+			resource.close();
+		}
+	}
+
+	@Test
+	void skipListenersReceiveRefusedItemsWithTheRedisErrorAndNoCommandRunsTwice(RedisProcess server) {
+		StringBatchTemplate template = template(server.port(), Duration.ofSeconds(10));
+		server.call("SET", "tags:odd", "a string, so SADD answers WRONGTYPE");
+		RedisItemMapper<String, String, Integer> mapper = (batch, id) -> {
+			batch.incr("visits:" + id);
+			batch.sadd((id % 10 == 3) ? "tags:odd" : "tags:even", "member-" + id);
+		};
+		List<Integer> skipped = new CopyOnWriteArrayList<>();
+		List<Throwable> errors = new CopyOnWriteArrayList<>();
+		SkipListener<Integer, Integer> listener = new SkipListener<>() {
+
+			@Override
+			public void onSkipInWrite(Integer item, Throwable failure) {
+				skipped.add(item);
+				errors.add(failure);
+			}
+
+		};
+		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter.builder(template, mapper)
+			.name("visits")
+			.build();
+		Step step = new StepBuilder("visits", this.jobs.repository()).<Integer, Integer>chunk(25)
+			.reader(new IdReader(200))
+			.writer(writer)
+			.transactionManager(this.jobs.transactionManager())
+			.faultTolerant()
+			.skip(ItemFailedException.class)
+			.skipLimit(100)
+			.skipListener(listener)
+			.build();
+
+		JobExecution execution = this.jobs.start(job("visits", step), new JobParametersBuilder().toJobParameters());
+
+		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
+		List<Integer> refused = IntStream.range(0, 200).filter((id) -> id % 10 == 3).boxed().toList();
+		assertThat(skipped).containsExactlyElementsOf(refused);
+		assertThat(errors).allSatisfy((error) -> assertThat(error).isInstanceOf(ItemFailedException.class)
+			.hasMessageContaining("SADD: WRONGTYPE")
+			.hasMessageNotContaining("tags:")
+			.hasMessageNotContaining("member-"));
+		StepExecution stepExecution = execution.getStepExecutions().iterator().next();
+		assertThat(stepExecution.getWriteSkipCount()).isEqualTo(20);
+		assertThat(stepExecution.getWriteCount()).isEqualTo(180);
+		assertThat(stepExecution.getRollbackCount()).as("the failed chunks were scanned item by item").isPositive();
+		// each INCR ran exactly once: the scan wrote every item of the failed chunks
+		// again
+		assertThat(counters(template, 200)).containsOnly("1");
+		assertThat(server.call("SCARD", "tags:even")).isEqualTo(180L);
+		assertThat(stepExecution.getExecutionContext().containsKey("visits.ledger")).isFalse();
+	}
+
+	@Test
+	void commandsWhoseRepliesWereLostAreCheckedOnRetryAndRunOnce(RedisProcess server) {
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(), Duration.ofMillis(500));
+		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter
+			.builder(template, losingRepliesAt(250, proxy))
+			.name("visits")
+			.options(BatchOptions.builder().chunkSize(50).build())
+			.appliedCheck((batch, id) -> batch.exists("visits:" + id))
+			.build();
+
+		JobExecution execution = this.jobs.start(job("visits", retryingStep(writer, 1_000)),
+				new JobParametersBuilder().toJobParameters());
+
+		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
+		assertThat(counters(template(server.port(), Duration.ofSeconds(10)), 1_000)).containsOnly("1");
+	}
+
+	@Test
+	void withoutACheckANonIdempotentCommandWhoseReplyWasLostFailsTheChunkAndIsNotSentAgain(RedisProcess server) {
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(), Duration.ofMillis(500));
+		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter
+			.builder(template, losingRepliesAt(250, proxy))
+			.name("visits")
+			.options(BatchOptions.builder().chunkSize(50).build())
+			.build();
+
+		JobExecution execution = this.jobs.start(job("visits", retryingStep(writer, 1_000)),
+				new JobParametersBuilder().toJobParameters());
+
+		assertThat(execution.getStatus()).isEqualTo(BatchStatus.FAILED);
+		assertThat(execution.getAllFailureExceptions())
+			.anySatisfy((failure) -> assertThat(causeOfType(failure, ItemOutcomeUnknownException.class))
+				.hasMessageContaining("may or may not have run")
+				.hasMessageContaining("AppliedCheck"));
+		List<String> counters = counters(template(server.port(), Duration.ofSeconds(10)), 1_000);
+		assertThat(counters).as("no INCR ran twice").allMatch((value) -> value == null || value.equals("1"));
+		assertThat(counters).as("some INCRs ran although their replies were lost").contains("1");
+	}
+
+	private static RedisItemMapper<String, String, Integer> losingRepliesAt(int id, TcpProxy proxy) {
+		AtomicBoolean lost = new AtomicBoolean();
+		return (batch, item) -> {
+			if (item == id && lost.compareAndSet(false, true)) {
+				// the server runs what it receives from now on; the connections open now
+				// forward no reply, new ones do
+				proxy.dropRepliesAfter(0);
+			}
+			batch.incr("visits:" + item);
+		};
+	}
+
+	private Step retryingStep(RedisBatchItemWriter<String, String, Integer> writer, int items) {
+		return new StepBuilder("visits", this.jobs.repository()).<Integer, Integer>chunk(500)
+			.reader(new IdReader(items))
+			.writer(writer)
+			.transactionManager(this.jobs.transactionManager())
+			.faultTolerant()
+			.retry(ItemNotSentException.class)
+			.retryLimit(3)
+			.build();
+	}
+
+	private Job job(String name, Step step) {
+		return new JobBuilder(name, this.jobs.repository()).start(step).build();
+	}
+
+	static List<String> counters(StringBatchTemplate template, int count) {
+		return template.getAll(IntStream.range(0, count).mapToObj((id) -> "visits:" + id).toList());
+	}
+
+	private StringBatchTemplate template(int port, Duration timeout) {
+		BatchConnectionPool pool = track(
+				BatchConnectionPool.builder(RedisURI.create("redis://127.0.0.1:" + port)).build());
+		return new StringBatchTemplate(pool, BatchOptions.builder().timeout(timeout).build());
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		this.resources.add(0, resource);
+		return resource;
+	}
+
+	static Throwable causeOfType(Throwable failure, Class<? extends Throwable> type) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (type.isInstance(cause)) {
+				return cause;
+			}
+		}
+		throw new AssertionError("No " + type.getSimpleName() + " among the causes of " + failure);
+	}
+
+}
