@@ -9,14 +9,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * How one batch runs: chunk size, parallelism, per-chunk timeout, transactional mode and
- * the name it is reported under. Any value left unset is taken from the template's
- * defaults, which come from the {@code redis.batch.*} properties.
+ * How one batch runs: chunk size, the in-flight window, per-chunk timeout, transactional
+ * mode and the name it is reported under. Any value left unset is taken from the
+ * template's defaults, which come from the {@code redis.batch.*} properties.
  * <p>
  * Instances are immutable. Invalid values are rejected by the builder, before any I/O.
  *
  * <pre class="code">
- * BatchOptions options = BatchOptions.builder().chunkSize(500).parallelism(2).name("import").build();
+ * BatchOptions options = BatchOptions.builder().chunkSize(500).maxInFlightBytes(16 * 1024 * 1024).name("import").build();
  * </pre>
  *
  * @since 0.1.0
@@ -31,8 +31,16 @@ public final class BatchOptions {
 
 	/**
 	 * The largest parallelism accepted.
+	 * @deprecated since 0.1.0: the window is bounded by
+	 * {@link Builder#maxInFlightBytes(long)} and {@link Builder#maxInFlightCommands(int)}
 	 */
+	@Deprecated(since = "0.1.0")
 	public static final int MAX_PARALLELISM = 64;
+
+	/**
+	 * The largest number of commands in flight accepted.
+	 */
+	public static final int MAX_IN_FLIGHT_COMMANDS = 10_000_000;
 
 	/**
 	 * The name a batch is reported under when none is set.
@@ -51,7 +59,7 @@ public final class BatchOptions {
 	 */
 	public static final int MAX_RETRY_ATTEMPTS = 10;
 
-	private static final BatchOptions DEFAULTS = new BatchOptions(null, null, null, null, null, null, null, null);
+	private static final BatchOptions DEFAULTS = new BatchOptions(new Builder());
 
 	private final @Nullable Integer chunkSize;
 
@@ -65,21 +73,25 @@ public final class BatchOptions {
 
 	private final @Nullable Long maxChunkBytes;
 
+	private final @Nullable Long maxInFlightBytes;
+
+	private final @Nullable Integer maxInFlightCommands;
+
 	private final @Nullable Integer retryAttempts;
 
 	private final @Nullable Duration retryBackoff;
 
-	private BatchOptions(@Nullable Integer chunkSize, @Nullable Integer parallelism, @Nullable Duration timeout,
-			@Nullable Boolean transactional, @Nullable String name, @Nullable Long maxChunkBytes,
-			@Nullable Integer retryAttempts, @Nullable Duration retryBackoff) {
-		this.chunkSize = chunkSize;
-		this.parallelism = parallelism;
-		this.timeout = timeout;
-		this.transactional = transactional;
-		this.name = name;
-		this.maxChunkBytes = maxChunkBytes;
-		this.retryAttempts = retryAttempts;
-		this.retryBackoff = retryBackoff;
+	private BatchOptions(Builder builder) {
+		this.chunkSize = builder.chunkSize;
+		this.parallelism = builder.parallelism;
+		this.timeout = builder.timeout;
+		this.transactional = builder.transactional;
+		this.name = builder.name;
+		this.maxChunkBytes = builder.maxChunkBytes;
+		this.maxInFlightBytes = builder.maxInFlightBytes;
+		this.maxInFlightCommands = builder.maxInFlightCommands;
+		this.retryAttempts = builder.retryAttempts;
+		this.retryBackoff = builder.retryBackoff;
 	}
 
 	/**
@@ -111,6 +123,8 @@ public final class BatchOptions {
 		builder.transactional = this.transactional;
 		builder.name = this.name;
 		builder.maxChunkBytes = this.maxChunkBytes;
+		builder.maxInFlightBytes = this.maxInFlightBytes;
+		builder.maxInFlightCommands = this.maxInFlightCommands;
 		builder.retryAttempts = this.retryAttempts;
 		builder.retryBackoff = this.retryBackoff;
 		return builder;
@@ -125,12 +139,33 @@ public final class BatchOptions {
 	}
 
 	/**
-	 * How many chunks may be in flight at once (pipelined on the batch's connection to
-	 * each server), or {@code null} for the default.
+	 * The most chunks in flight at once to one server, or {@code null} for no limit but
+	 * the window's.
 	 * @return the parallelism
+	 * @deprecated since 0.1.0: the window is bounded by {@link #maxInFlightBytes()} and
+	 * {@link #maxInFlightCommands()}
 	 */
+	@Deprecated(since = "0.1.0")
 	public @Nullable Integer parallelism() {
 		return this.parallelism;
+	}
+
+	/**
+	 * The most request bytes of the batch in flight to one server (written, not yet
+	 * answered), or {@code null} for the default.
+	 * @return the byte window
+	 */
+	public @Nullable Long maxInFlightBytes() {
+		return this.maxInFlightBytes;
+	}
+
+	/**
+	 * The most commands of the batch in flight to one server, or {@code null} for the
+	 * default.
+	 * @return the command window
+	 */
+	public @Nullable Integer maxInFlightCommands() {
+		return this.maxInFlightCommands;
 	}
 
 	/**
@@ -192,16 +227,23 @@ public final class BatchOptions {
 	 * @return options with every value set
 	 */
 	BatchOptions withDefaults(BatchOptions defaults) {
-		return new BatchOptions(pick(this.chunkSize, defaults.chunkSize), pick(this.parallelism, defaults.parallelism),
-				pick(this.timeout, defaults.timeout), pick(this.transactional, defaults.transactional),
-				pick(this.name, defaults.name), pick(this.maxChunkBytes, defaults.maxChunkBytes),
-				(this.retryAttempts != null) ? this.retryAttempts : defaults.retryAttempts,
-				(this.retryAttempts != null) ? this.retryBackoff : defaults.retryBackoff);
+		Builder merged = new Builder();
+		merged.chunkSize = pick(this.chunkSize, defaults.chunkSize);
+		merged.parallelism = pick(this.parallelism, defaults.parallelism);
+		merged.timeout = pick(this.timeout, defaults.timeout);
+		merged.transactional = pick(this.transactional, defaults.transactional);
+		merged.name = pick(this.name, defaults.name);
+		merged.maxChunkBytes = pick(this.maxChunkBytes, defaults.maxChunkBytes);
+		merged.maxInFlightBytes = pick(this.maxInFlightBytes, defaults.maxInFlightBytes);
+		merged.maxInFlightCommands = pick(this.maxInFlightCommands, defaults.maxInFlightCommands);
+		merged.retryAttempts = (this.retryAttempts != null) ? this.retryAttempts : defaults.retryAttempts;
+		merged.retryBackoff = (this.retryAttempts != null) ? this.retryBackoff : defaults.retryBackoff;
+		return new BatchOptions(merged);
 	}
 
 	boolean isComplete() {
-		return this.chunkSize != null && this.parallelism != null && this.timeout != null && this.transactional != null
-				&& this.name != null;
+		return this.chunkSize != null && this.timeout != null && this.transactional != null && this.name != null
+				&& this.maxChunkBytes != null && this.maxInFlightBytes != null && this.maxInFlightCommands != null;
 	}
 
 	private static <T> @Nullable T pick(@Nullable T value, @Nullable T fallback) {
@@ -219,6 +261,8 @@ public final class BatchOptions {
 		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
 				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
 				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes)
+				&& Objects.equals(this.maxInFlightBytes, that.maxInFlightBytes)
+				&& Objects.equals(this.maxInFlightCommands, that.maxInFlightCommands)
 				&& Objects.equals(this.retryAttempts, that.retryAttempts)
 				&& Objects.equals(this.retryBackoff, that.retryBackoff);
 	}
@@ -226,15 +270,17 @@ public final class BatchOptions {
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
-				this.maxChunkBytes, this.retryAttempts, this.retryBackoff);
+				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
+				this.retryBackoff);
 	}
 
 	@Override
 	public String toString() {
 		return "BatchOptions[chunkSize=" + this.chunkSize + ", parallelism=" + this.parallelism + ", timeout="
 				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
-				+ this.maxChunkBytes + ", retryAttempts=" + this.retryAttempts + ", retryBackoff=" + this.retryBackoff
-				+ "]";
+				+ this.maxChunkBytes + ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands="
+				+ this.maxInFlightCommands + ", retryAttempts=" + this.retryAttempts + ", retryBackoff="
+				+ this.retryBackoff + "]";
 	}
 
 	/**
@@ -255,6 +301,16 @@ public final class BatchOptions {
 	static void validateTimeout(Duration timeout, String source) {
 		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(),
 				() -> source + " must be positive but was " + timeout);
+	}
+
+	static void validateMaxInFlightBytes(long maxInFlightBytes, String source) {
+		Assert.isTrue(maxInFlightBytes >= MIN_CHUNK_BYTES,
+				() -> source + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + maxInFlightBytes);
+	}
+
+	static void validateMaxInFlightCommands(int maxInFlightCommands, String source) {
+		Assert.isTrue(maxInFlightCommands >= 1 && maxInFlightCommands <= MAX_IN_FLIGHT_COMMANDS,
+				() -> source + " must be between 1 and " + MAX_IN_FLIGHT_COMMANDS + " but was " + maxInFlightCommands);
 	}
 
 	static void validateMaxChunkBytes(long maxChunkBytes, String source) {
@@ -285,6 +341,10 @@ public final class BatchOptions {
 
 		private @Nullable Long maxChunkBytes;
 
+		private @Nullable Long maxInFlightBytes;
+
+		private @Nullable Integer maxInFlightCommands;
+
 		private @Nullable Integer retryAttempts;
 
 		private @Nullable Duration retryBackoff;
@@ -304,11 +364,15 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * How many chunks may be in flight at once, pipelined on the batch's connection
-		 * to each server (so commands still run in the order they were recorded).
+		 * The most chunks in flight at once to one server, on top of the window.
 		 * @param parallelism from 1 to {@value BatchOptions#MAX_PARALLELISM}
 		 * @return this builder
+		 * @deprecated since 0.1.0: a count of chunks capped the window at
+		 * {@code chunkSize × parallelism} commands, whatever the network could carry; the
+		 * window is now bounded by {@link #maxInFlightBytes(long)} and
+		 * {@link #maxInFlightCommands(int)}. Setting it still caps the chunks in flight.
 		 */
+		@Deprecated(since = "0.1.0")
 		public Builder parallelism(int parallelism) {
 			validateParallelism(parallelism, "parallelism");
 			this.parallelism = parallelism;
@@ -368,13 +432,16 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * Send again, up to {@code attempts} more times after a backoff, the commands
-		 * that were not sent, and the commands marked {@link Batch#idempotent()
-		 * idempotent} whose outcome is unknown. Commands that Redis refused
-		 * ({@link Outcome#FAILED}) are never sent again, nor unknown commands that are
-		 * not marked idempotent (they may have run). Applies to commands recorded through
-		 * {@link Batch}; commands that {@code RedisTemplate} code issues in a
-		 * {@code @RedisBatch} method are not retried.
+		 * Recover from lost connections, up to {@code attempts} times: after a backoff,
+		 * send again on a fresh connection the commands that were not sent, the commands
+		 * marked {@link Batch#idempotent() idempotent} whose outcome is unknown, and
+		 * those a server refused for now without running them ({@code LOADING},
+		 * {@code BUSY}, {@code TRYAGAIN}); then carry on with the rest of the batch.
+		 * Commands that Redis refused otherwise ({@link Outcome#FAILED}) are never sent
+		 * again, nor unknown commands that are not marked idempotent (they may have run).
+		 * Applies to commands recorded through {@link Batch}; commands that
+		 * {@code RedisTemplate} code issues in a {@code @RedisBatch} method are not
+		 * retried.
 		 * @param attempts from 0 (off, the built-in default) to
 		 * {@value BatchOptions#MAX_RETRY_ATTEMPTS}
 		 * @param backoff how long to wait before each attempt, not negative
@@ -390,12 +457,42 @@ public final class BatchOptions {
 		}
 
 		/**
+		 * The window, in bytes: the most request bytes of the batch in flight to one
+		 * server, written but not yet answered. Chunks are written while they fit in the
+		 * window (so a batch smaller than the window goes out in one flight); then
+		 * recording waits for the oldest chunk's replies. At least one chunk is always in
+		 * flight. It bounds memory and the server's output buffer for the batch, whatever
+		 * its size; size it to the bandwidth-delay product of the path (see
+		 * docs/configuration.md).
+		 * @param maxInFlightBytes at least {@value BatchOptions#MIN_CHUNK_BYTES}
+		 * @return this builder
+		 */
+		public Builder maxInFlightBytes(long maxInFlightBytes) {
+			validateMaxInFlightBytes(maxInFlightBytes, "maxInFlightBytes");
+			this.maxInFlightBytes = maxInFlightBytes;
+			return this;
+		}
+
+		/**
+		 * The window, in commands: the most commands of the batch in flight to one
+		 * server. It bounds the objects in flight when commands are tiny (each keeps its
+		 * reply until its chunk is settled).
+		 * @param maxInFlightCommands from 1 to
+		 * {@value BatchOptions#MAX_IN_FLIGHT_COMMANDS}
+		 * @return this builder
+		 */
+		public Builder maxInFlightCommands(int maxInFlightCommands) {
+			validateMaxInFlightCommands(maxInFlightCommands, "maxInFlightCommands");
+			this.maxInFlightCommands = maxInFlightCommands;
+			return this;
+		}
+
+		/**
 		 * Build the options.
 		 * @return the options
 		 */
 		public BatchOptions build() {
-			return new BatchOptions(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
-					this.maxChunkBytes, this.retryAttempts, this.retryBackoff);
+			return new BatchOptions(this);
 		}
 
 	}

@@ -45,9 +45,25 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public static final int DEFAULT_CHUNK_SIZE = 1000;
 
 	/**
-	 * The default number of chunks in flight per batch.
+	 * The number of chunks in flight per batch before the byte window replaced it.
+	 * @deprecated since 0.1.0: chunks in flight are bounded by
+	 * {@link #DEFAULT_MAX_IN_FLIGHT_BYTES} and {@link #DEFAULT_MAX_IN_FLIGHT_COMMANDS}
+	 * unless a parallelism is set
 	 */
+	@Deprecated(since = "0.1.0")
 	public static final int DEFAULT_PARALLELISM = 2;
+
+	/**
+	 * The default window in bytes: the most request bytes of a batch in flight to one
+	 * server (see docs/performance.md for how it was chosen).
+	 */
+	public static final long DEFAULT_MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
+
+	/**
+	 * The default window in commands: the most commands of a batch in flight to one
+	 * server.
+	 */
+	public static final int DEFAULT_MAX_IN_FLIGHT_COMMANDS = 100_000;
 
 	/**
 	 * The default time one chunk may take from being sent until its last reply.
@@ -61,7 +77,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 
 	private static final BatchOptions BUILT_IN = BatchOptions.builder()
 		.chunkSize(DEFAULT_CHUNK_SIZE)
-		.parallelism(DEFAULT_PARALLELISM)
+		.maxInFlightBytes(DEFAULT_MAX_IN_FLIGHT_BYTES)
+		.maxInFlightCommands(DEFAULT_MAX_IN_FLIGHT_COMMANDS)
 		.timeout(DEFAULT_TIMEOUT)
 		.transactional(false)
 		.name(BatchOptions.DEFAULT_NAME)
@@ -289,7 +306,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 
 	private void validate(BatchOptions options) {
 		BatchOptions.validateChunkSize(require(options.chunkSize()), "chunkSize");
-		BatchOptions.validateParallelism(require(options.parallelism()), "parallelism");
+		BatchOptions.validateMaxInFlightBytes(require(options.maxInFlightBytes()), "maxInFlightBytes");
+		BatchOptions.validateMaxInFlightCommands(require(options.maxInFlightCommands()), "maxInFlightCommands");
 		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
 		BatchOptions.validateName(require(options.name()), "name");
 		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");

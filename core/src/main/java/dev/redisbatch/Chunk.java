@@ -109,6 +109,13 @@ final class Chunk implements CommandResponse.Countdown {
 	}
 
 	/**
+	 * The request bytes of the chunk: what it puts in flight when it is written.
+	 */
+	int bytes() {
+		return this.buffer.readableBytes();
+	}
+
+	/**
 	 * Whether it holds as many commands, or as many bytes, as it may.
 	 */
 	boolean isFull(long maxBytes) {

@@ -10,14 +10,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * The commands of a batch for one server: the chunk being recorded, the chunks in flight
  * and the connection leased for them. A lane has one connection at a time, so the server
- * runs its chunks in the order they were recorded; up to {@code parallelism} of them are
- * in flight, pipelined on it, and sending one more waits for the oldest.
+ * runs its chunks in the order they were recorded. Chunks are pipelined on it while they
+ * fit in the window ({@code maxInFlightBytes} request bytes and
+ * {@code maxInFlightCommands} commands written but not yet answered); sending one more
+ * then waits for the oldest. At least one chunk is always in flight.
  * <p>
  * The lane does the sending; what follows from it (a chunk's settlement, a connection
  * that cannot be had, a chunk that cannot go) it hands to its {@link Events}, the batch,
  * which decides whether the lane or the batch stops.
  */
 final class Lane {
+
+	/**
+	 * How many settled chunks' buffers a lane keeps for its next chunks.
+	 */
+	private static final int SPARE_BUFFERS = 4;
 
 	private final @Nullable NodePool node;
 
@@ -32,6 +39,10 @@ final class Lane {
 	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
 
 	private final ArrayDeque<ByteBuf> spareBuffers = new ArrayDeque<>();
+
+	private long inFlightBytes;
+
+	private int inFlightCommands;
 
 	private @Nullable Lease lease;
 
@@ -174,7 +185,7 @@ final class Lane {
 				this.events.unsendable(this, chunk, notSent);
 				return;
 			}
-			Lease current = lease();
+			Lease current = lease(chunk);
 			if (current == null) {
 				continue;
 			}
@@ -187,6 +198,8 @@ final class Lane {
 			if (chunk.write(current, node().channelOf(current.connection()), this.settings.timeoutNanos())) {
 				current.chunkSent();
 				this.inFlight.add(chunk);
+				this.inFlightBytes += chunk.bytes();
+				this.inFlightCommands += chunk.size();
 				this.events.sent(this, chunk);
 			}
 			else {
@@ -201,14 +214,14 @@ final class Lane {
 	}
 
 	/**
-	 * The connection for the next chunk, once fewer than {@code parallelism} chunks are
-	 * in flight (waiting for the oldest otherwise). When the connection broke, the chunks
-	 * still in flight on it settle before another is borrowed. Returns {@code null} when
-	 * the lane was stopped while waiting.
+	 * The connection for the next chunk, once it fits in the window (waiting for the
+	 * oldest chunk otherwise). When the connection broke, the chunks still in flight on
+	 * it settle before another is borrowed. Returns {@code null} when the lane was
+	 * stopped while waiting.
 	 */
-	private @Nullable Lease lease() {
+	private @Nullable Lease lease(Chunk next) {
 		while (this.events.notSentReason(this) == null) {
-			if (this.inFlight.size() >= this.settings.parallelism()) {
+			if (!fitsInWindow(next)) {
 				settleOldest();
 				continue;
 			}
@@ -223,6 +236,15 @@ final class Lane {
 			return borrow();
 		}
 		return null;
+	}
+
+	/**
+	 * Whether the chunk can go now: nothing is in flight, or it fits in the window.
+	 */
+	private boolean fitsInWindow(Chunk next) {
+		return this.inFlight.isEmpty() || (this.inFlight.size() < this.settings.maxChunksInFlight()
+				&& this.inFlightBytes + next.bytes() <= this.settings.maxInFlightBytes()
+				&& this.inFlightCommands + next.size() <= this.settings.maxInFlightCommands());
 	}
 
 	private @Nullable Lease borrow() {
@@ -245,6 +267,8 @@ final class Lane {
 		if (chunk == null) {
 			return;
 		}
+		this.inFlightBytes -= chunk.bytes();
+		this.inFlightCommands -= chunk.size();
 		Lease on = chunk.lease();
 		boolean alreadyLost = on.isBroken();
 		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
@@ -339,8 +363,7 @@ final class Lane {
 	 */
 	void recycle(Chunk chunk) {
 		ByteBuf buffer = chunk.buffer();
-		if (this.spareBuffers.size() <= this.settings.parallelism()
-				&& buffer.capacity() <= 4 * this.settings.maxChunkBytes()) {
+		if (this.spareBuffers.size() < SPARE_BUFFERS && buffer.capacity() <= 4 * this.settings.maxChunkBytes()) {
 			buffer.clear();
 			this.spareBuffers.push(buffer);
 		}

@@ -9,7 +9,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name the name it is reported under
  * @param chunkSize the most commands per chunk
- * @param parallelism the most chunks in flight per server
+ * @param maxChunksInFlight the most chunks in flight per server (a deprecated
+ * parallelism, or no limit)
+ * @param maxInFlightBytes the most request bytes in flight per server
+ * @param maxInFlightCommands the most commands in flight per server
  * @param timeout the deadline of each chunk, from its write to its last reply
  * @param transactional whether each chunk is a MULTI/EXEC transaction
  * @param maxChunkBytes the most request bytes per chunk
@@ -17,17 +20,20 @@ import org.jspecify.annotations.Nullable;
  * sent
  * @param retryBackoff the pause before each retry attempt
  */
-record RunSettings(String name, int chunkSize, int parallelism, Duration timeout, boolean transactional,
-		long maxChunkBytes, int retryAttempts, Duration retryBackoff) {
+record RunSettings(String name, int chunkSize, int maxChunksInFlight, long maxInFlightBytes, int maxInFlightCommands,
+		Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts, Duration retryBackoff) {
 
 	/**
 	 * The settings of options that were resolved against the template's defaults.
 	 * @throws IllegalStateException when a value is still unset
 	 */
+	@SuppressWarnings("deprecation")
 	static RunSettings of(BatchOptions options) {
-		return new RunSettings(require(options.name()), require(options.chunkSize()), require(options.parallelism()),
-				require(options.timeout()), require(options.transactional()), require(options.maxChunkBytes()),
-				require(options.retryAttempts()), require(options.retryBackoff()));
+		Integer parallelism = options.parallelism();
+		return new RunSettings(require(options.name()), require(options.chunkSize()),
+				(parallelism != null) ? parallelism : Integer.MAX_VALUE, require(options.maxInFlightBytes()),
+				require(options.maxInFlightCommands()), require(options.timeout()), require(options.transactional()),
+				require(options.maxChunkBytes()), require(options.retryAttempts()), require(options.retryBackoff()));
 	}
 
 	/**
@@ -35,8 +41,8 @@ record RunSettings(String name, int chunkSize, int parallelism, Duration timeout
 	 * batches whose commands cannot be recorded twice).
 	 */
 	RunSettings withoutRetry() {
-		return new RunSettings(this.name, this.chunkSize, this.parallelism, this.timeout, this.transactional,
-				this.maxChunkBytes, 0, this.retryBackoff);
+		return new RunSettings(this.name, this.chunkSize, this.maxChunksInFlight, this.maxInFlightBytes,
+				this.maxInFlightCommands, this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff);
 	}
 
 	long timeoutNanos() {

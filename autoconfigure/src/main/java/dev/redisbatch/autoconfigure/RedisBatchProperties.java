@@ -7,6 +7,7 @@ import dev.redisbatch.BatchTemplate;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -30,11 +31,24 @@ public class RedisBatchProperties {
 	private int chunkSize = BatchTemplate.DEFAULT_CHUNK_SIZE;
 
 	/**
-	 * Number of chunks of one batch in flight at once, from 1 to 64, pipelined on the
-	 * batch's connection to each server, so that commands still run in the order they
-	 * were recorded.
+	 * Most chunks of one batch in flight at once to one server, from 1 to 64, on top of
+	 * the window. Unset: only the window limits them.
 	 */
-	private int parallelism = BatchTemplate.DEFAULT_PARALLELISM;
+	private @Nullable Integer parallelism;
+
+	/**
+	 * Window of one batch to one server, in bytes: the most request bytes written but not
+	 * yet answered. At least 1KB. Chunks go out while they fit; a batch smaller than the
+	 * window goes out in one flight.
+	 */
+	private DataSize maxInFlightBytes = DataSize.ofBytes(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES);
+
+	/**
+	 * Window of one batch to one server, in commands: the most commands written but not
+	 * yet answered, from 1 to 10000000. Bounds memory when commands are tiny or replies
+	 * large.
+	 */
+	private int maxInFlightCommands = BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS;
 
 	/**
 	 * Time one chunk may take from being sent until its last reply. Must be positive.
@@ -76,12 +90,33 @@ public class RedisBatchProperties {
 		this.chunkSize = chunkSize;
 	}
 
-	public int getParallelism() {
+	@DeprecatedConfigurationProperty(replacement = "redis.batch.max-in-flight-bytes", since = "0.1.0",
+			reason = "A count of chunks capped a batch at chunk-size x parallelism commands per round trip, "
+					+ "whatever the network could carry; the window is bounded in bytes and commands instead")
+	@Deprecated(since = "0.1.0")
+	public @Nullable Integer getParallelism() {
 		return this.parallelism;
 	}
 
-	public void setParallelism(int parallelism) {
+	@Deprecated(since = "0.1.0")
+	public void setParallelism(@Nullable Integer parallelism) {
 		this.parallelism = parallelism;
+	}
+
+	public DataSize getMaxInFlightBytes() {
+		return this.maxInFlightBytes;
+	}
+
+	public void setMaxInFlightBytes(DataSize maxInFlightBytes) {
+		this.maxInFlightBytes = maxInFlightBytes;
+	}
+
+	public int getMaxInFlightCommands() {
+		return this.maxInFlightCommands;
+	}
+
+	public void setMaxInFlightCommands(int maxInFlightCommands) {
+		this.maxInFlightCommands = maxInFlightCommands;
 	}
 
 	public Duration getTimeout() {

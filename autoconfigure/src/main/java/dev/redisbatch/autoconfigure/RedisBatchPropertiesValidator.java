@@ -22,10 +22,16 @@ final class RedisBatchPropertiesValidator {
 	/**
 	 * The template defaults the properties set.
 	 */
+	@SuppressWarnings("deprecation")
 	static BatchOptions defaults(RedisBatchProperties properties) {
 		BatchOptions.Builder options = BatchOptions.builder();
 		apply("redis.batch.chunk-size", properties.getChunkSize(), options::chunkSize);
-		apply("redis.batch.parallelism", properties.getParallelism(), options::parallelism);
+		if (properties.getParallelism() != null) {
+			apply("redis.batch.parallelism", properties.getParallelism(), options::parallelism);
+		}
+		apply("redis.batch.max-in-flight-bytes", properties.getMaxInFlightBytes(),
+				(size) -> options.maxInFlightBytes(size.toBytes()));
+		apply("redis.batch.max-in-flight-commands", properties.getMaxInFlightCommands(), options::maxInFlightCommands);
 		apply("redis.batch.timeout", properties.getTimeout(), options::timeout);
 		apply("redis.batch.max-chunk-bytes", properties.getMaxChunkBytes(),
 				(size) -> options.maxChunkBytes(size.toBytes()));

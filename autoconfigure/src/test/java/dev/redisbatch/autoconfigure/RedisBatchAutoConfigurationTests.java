@@ -48,7 +48,8 @@ class RedisBatchAutoConfigurationTests {
 				.isNotInstanceOf(StringBatchTemplate.class);
 			assertThat(context.getBean(StringBatchTemplate.class).getDefaultOptions()).isEqualTo(BatchOptions.builder()
 				.chunkSize(BatchTemplate.DEFAULT_CHUNK_SIZE)
-				.parallelism(BatchTemplate.DEFAULT_PARALLELISM)
+				.maxInFlightBytes(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES)
+				.maxInFlightCommands(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS)
 				.timeout(BatchTemplate.DEFAULT_TIMEOUT)
 				.transactional(false)
 				.name(BatchOptions.DEFAULT_NAME)
@@ -97,15 +98,15 @@ class RedisBatchAutoConfigurationTests {
 
 	@Test
 	void propertiesSetTheDefaultsAndThePool() {
-		this.contextRunner
-			.withPropertyValues("redis.batch.chunk-size=250", "redis.batch.parallelism=3", "redis.batch.timeout=2s",
-					"redis.batch.transactional=true", "redis.batch.pool.max-active=12", "redis.batch.pool.max-idle=6",
-					"redis.batch.pool.min-idle=1", "redis.batch.pool.max-wait=750ms",
-					"redis.batch.max-chunk-bytes=64KB")
+		this.contextRunner.withPropertyValues("redis.batch.chunk-size=250", "redis.batch.max-in-flight-bytes=2MB",
+				"redis.batch.max-in-flight-commands=5000", "redis.batch.timeout=2s", "redis.batch.transactional=true",
+				"redis.batch.pool.max-active=12", "redis.batch.pool.max-idle=6", "redis.batch.pool.min-idle=1",
+				"redis.batch.pool.max-wait=750ms", "redis.batch.max-chunk-bytes=64KB")
 			.run((context) -> {
 				BatchOptions options = context.getBean(StringBatchTemplate.class).getDefaultOptions();
 				assertThat(options.chunkSize()).isEqualTo(250);
-				assertThat(options.parallelism()).isEqualTo(3);
+				assertThat(options.maxInFlightBytes()).isEqualTo(2 * 1024 * 1024);
+				assertThat(options.maxInFlightCommands()).isEqualTo(5000);
 				assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(options.transactional()).isTrue();
 				assertThat(options.maxChunkBytes()).isEqualTo(64 * 1024);

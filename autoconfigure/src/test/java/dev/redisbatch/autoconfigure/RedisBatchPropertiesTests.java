@@ -42,6 +42,8 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.chunk-size", List.of("1", "1000000"));
 		DOCUMENTED_RANGES.put("redis.batch.parallelism", List.of("1", "64"));
+		DOCUMENTED_RANGES.put("redis.batch.max-in-flight-bytes", List.of("1KB", "1GB"));
+		DOCUMENTED_RANGES.put("redis.batch.max-in-flight-commands", List.of("1", "10000000"));
 		DOCUMENTED_RANGES.put("redis.batch.timeout", List.of("1ms", "365d"));
 		DOCUMENTED_RANGES.put("redis.batch.transactional", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.max-chunk-bytes", List.of("1KB", "1GB"));
@@ -122,9 +124,9 @@ class RedisBatchPropertiesTests {
 				documented.put((String) property.get("name"), property.get("defaultValue"));
 			}
 		}
-		assertThat(documented).containsKeys("redis.batch.chunk-size", "redis.batch.parallelism", "redis.batch.timeout",
-				"redis.batch.max-chunk-bytes", "redis.batch.pool.max-active", "redis.batch.pool.max-wait",
-				"redis.batch.pool.min-idle");
+		assertThat(documented).containsKeys("redis.batch.chunk-size", "redis.batch.max-in-flight-bytes",
+				"redis.batch.max-in-flight-commands", "redis.batch.timeout", "redis.batch.max-chunk-bytes",
+				"redis.batch.pool.max-active", "redis.batch.pool.max-wait", "redis.batch.pool.min-idle");
 		Map<String, String> asText = new LinkedHashMap<>();
 		documented.forEach((name, value) -> asText.put(name, String.valueOf(value)));
 		RedisBatchProperties bound = new Binder(new MapConfigurationPropertySource(asText))
@@ -134,7 +136,8 @@ class RedisBatchPropertiesTests {
 		assertThat(bound).usingRecursiveComparison().isEqualTo(defaults);
 		BatchOptions options = RedisBatchPropertiesValidator.defaults(defaults);
 		assertThat(options.chunkSize()).isEqualTo(defaults.getChunkSize());
-		assertThat(options.parallelism()).isEqualTo(defaults.getParallelism());
+		assertThat(options.maxInFlightBytes()).isEqualTo(defaults.getMaxInFlightBytes().toBytes());
+		assertThat(options.maxInFlightCommands()).isEqualTo(defaults.getMaxInFlightCommands());
 		assertThat(options.timeout()).isEqualTo(defaults.getTimeout());
 		assertThat(options.maxChunkBytes()).isEqualTo(defaults.getMaxChunkBytes().toBytes());
 	}
