@@ -54,6 +54,7 @@ class RedisBatchAutoConfigurationTests {
 				.transactional(false)
 				.name(BatchOptions.DEFAULT_NAME)
 				.maxChunkBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES)
+				.retry(0, Duration.ZERO)
 				.build());
 		});
 	}
