@@ -7,6 +7,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Pipelines the Redis commands a method makes. While the method runs, every command that
  * the application's {@code RedisTemplate} or {@code StringRedisTemplate} issues on the
@@ -26,6 +28,9 @@ import java.lang.annotation.Target;
  * On a class, it applies to every public method. Like {@code @Transactional} it works
  * through a proxy: a call from inside the same object (self-invocation) is not batched.
  * It runs inside {@code @Async}, {@code @Retryable} and {@code @Transactional}.
+ * <p>
+ * In a GraalVM native image, Spring's AOT processing registers what the proxy invokes
+ * through reflection for every bean class that carries the annotation.
  *
  * @since 0.1.0
  */
@@ -33,6 +38,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Documented
+@Reflective(RedisBatchReflectiveProcessor.class)
 public @interface RedisBatch {
 
 	/**

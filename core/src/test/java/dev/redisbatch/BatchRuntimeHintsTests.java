@@ -1,0 +1,120 @@
+package dev.redisbatch;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.RedisServerExtension;
+import io.lettuce.core.RedisURI;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.beans.factory.aot.AotServices;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisConnectionUtils;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link BatchRuntimeHints}: what the engine creates through JDK proxies and reflection
+ * is registered for a native image, checked against what it really creates at run time.
+ */
+@ExtendWith(RedisServerExtension.class)
+class BatchRuntimeHintsTests {
+
+	private final RuntimeHints hints = registered();
+
+	@Test
+	void theConnectionsRedisTemplateCodeGetsInABoundBatchAreRegisteredProxies(RedisProcess server) {
+		List<Class<?>> seen = new ArrayList<>();
+		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()));
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri())).build()) {
+			StringBatchTemplate batchTemplate = new StringBatchTemplate(pool);
+			StringRedisTemplate redisTemplate = new StringRedisTemplate(connectionFactory);
+			try (BoundBatch batch = batchTemplate.bind(BatchOptions.defaults(), List.of(connectionFactory))) {
+				RedisConnection bound = RedisConnectionUtils.getConnection(connectionFactory);
+				seen.add(bound.getClass());
+				RedisConnectionUtils.releaseConnection(bound, connectionFactory);
+				redisTemplate.execute((RedisCallback<Object>) (connection) -> {
+					seen.add(connection.getClass());
+					// a deprecated default method and a commands-provider method: both
+					// reach LettuceConnection through Method.invoke
+					connection.set(bytes("hints:default"), bytes("recorded"));
+					connection.stringCommands().set(bytes("hints:provider"), bytes("recorded"));
+					return null;
+				});
+				batch.complete();
+			}
+		}
+		finally {
+			connectionFactory.destroy();
+		}
+		assertThat(server.call("GET", "hints:default")).isEqualTo("recorded");
+		assertThat(server.call("GET", "hints:provider")).isEqualTo("recorded");
+		assertThat(seen).hasSize(2).allSatisfy((type) -> {
+			assertThat(Proxy.isProxyClass(type)).as("%s is a JDK proxy", type).isTrue();
+			assertThat(RuntimeHintsPredicates.proxies().forInterfaces(type.getInterfaces())).accepts(this.hints);
+		});
+		assertThat(seen.get(0).getInterfaces()).containsExactly(BatchRuntimeHints.RECORDING_CONNECTION_INTERFACES);
+		assertThat(seen.get(1).getInterfaces()).containsExactly(BatchRuntimeHints.CALLBACK_CONNECTION_INTERFACES);
+	}
+
+	@Test
+	void everyMethodEitherProxyCanPassOnMayBeInvokedReflectively() {
+		// A JDK proxy passes its handler the Method of the interface that declares it
+		// (RedisConnection, DefaultedRedisConnection, RedisStringCommands, ...). The
+		// callback wrapper invokes it on the recording proxy, and the recording proxy
+		// invokes it on a LettuceConnection.
+		List<Method> methods = new ArrayList<>();
+		for (Class<?> type : BatchRuntimeHints.CALLBACK_CONNECTION_INTERFACES) {
+			methods.addAll(List.of(type.getMethods()));
+		}
+		assertThat(methods).hasSizeGreaterThan(100)
+			.allSatisfy((method) -> assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method))
+				.as(method.toString())
+				.accepts(this.hints));
+	}
+
+	@Test
+	void theEvictionPolicyThatCommonsPoolLoadsByNameCanBeInstantiated() throws Exception {
+		GenericObjectPoolConfig<Object> config = new GenericObjectPoolConfig<>();
+		// No policy instance by default: every pool loads the named class and calls its
+		// public constructor through reflection.
+		assertThat(config.getEvictionPolicy()).isNull();
+		Class<?> policy = ClassUtils.forName(config.getEvictionPolicyClassName(), getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.reflection().onConstructorInvocation(policy.getConstructor()))
+			.accepts(this.hints);
+	}
+
+	@Test
+	void theHintsAreFoundBySpringsAotProcessing() {
+		assertThat(AotServices.factories().load(RuntimeHintsRegistrar.class))
+			.anySatisfy((registrar) -> assertThat(registrar).isInstanceOf(BatchRuntimeHints.class));
+	}
+
+	private static RuntimeHints registered() {
+		RuntimeHints hints = new RuntimeHints();
+		new BatchRuntimeHints().registerHints(hints, BatchRuntimeHintsTests.class.getClassLoader());
+		return hints;
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
