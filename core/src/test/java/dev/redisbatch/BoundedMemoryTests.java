@@ -52,7 +52,8 @@ class BoundedMemoryTests {
 
 		assertThat(output).contains("RESULT size=10000000 ").contains(" lastIndex=9999999 ");
 		long notSent = number(output, "notSent");
-		assertThat(notSent).isGreaterThan(9_990_000);
+		// everything but the window in flight when the batch stopped
+		assertThat(notSent).isGreaterThanOrEqualTo(10_000_000 - BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS - 1000);
 		assertThat(number(output, "listed")).isEqualTo(10_000_000 - number(output, "success"));
 		assertThat(number(output, "liveHeapMb")).isLessThan(32);
 	}

@@ -110,12 +110,15 @@ class ServerLimitsTests {
 		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isPositive();
 		assertThat(failure.getMessage()).contains("client-output-buffer-limit");
 
-		// 10 replies of 10 KB per chunk: one chunk's replies always fit in 256 KB
-		BatchResults results = this.template.execute(BatchOptions.builder().chunkSize(10).build(), (batch) -> {
-			for (int i = 0; i < 500; i++) {
-				batch.get("page");
-			}
-		});
+		// 10 replies of 10 KB per chunk, at most 20 commands in flight: the replies of
+		// the
+		// window always fit in 256 KB
+		BatchResults results = this.template
+			.execute(BatchOptions.builder().chunkSize(10).maxInFlightCommands(20).build(), (batch) -> {
+				for (int i = 0; i < 500; i++) {
+					batch.get("page");
+				}
+			});
 		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(500);
 		assertThat(results.chunks()).isEqualTo(50);
 	}

@@ -75,11 +75,14 @@ class StopContractTests {
 		this.proxy.dropRepliesAfter(20_000 * 4);
 		List<Response<Long>> responses = new ArrayList<>();
 
-		BatchException failure = catchThrowableOfType(BatchException.class, () -> this.template.execute((batch) -> {
-			for (int i = 0; i < 100_000; i++) {
-				responses.add(batch.incr("counter:" + i));
-			}
-		}));
+		// a window of 2,000 commands: most of the batch is still to be sent when it stops
+		BatchOptions window = BatchOptions.builder().maxInFlightCommands(2_000).build();
+		BatchException failure = catchThrowableOfType(BatchException.class,
+				() -> this.template.execute(window, (batch) -> {
+					for (int i = 0; i < 100_000; i++) {
+						responses.add(batch.incr("counter:" + i));
+					}
+				}));
 
 		BatchResults results = failure.getResults();
 		assertThat(responses).hasSize(100_000);
@@ -113,6 +116,14 @@ class StopContractTests {
 				batch.set("key:" + i, "value-" + i++);
 			}
 			serializedAtStop[0] = this.values.count.get();
+			// the chunks written before the stop may still be on their way to the proxy
+			long[] last = { -1 };
+			await().pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(10)).until(() -> {
+				long now = this.proxy.clientBytes();
+				boolean settled = now == last[0];
+				last[0] = now;
+				return settled;
+			});
 			bytesAtStop[0] = this.proxy.clientBytes();
 			for (int j = 0; j < 50_000; j++) {
 				batch.set("late:" + j, "value");
@@ -194,8 +205,8 @@ class StopContractTests {
 			StringRedisTemplate redis = new StringRedisTemplate(factory);
 			this.proxy.dropRepliesAfter(0);
 			BatchException failure;
-			try (BoundBatch batch = this.template.bind(BatchOptions.builder().chunkSize(100).build(),
-					List.of(factory))) {
+			try (BoundBatch batch = this.template
+				.bind(BatchOptions.builder().chunkSize(100).maxInFlightCommands(200).build(), List.of(factory))) {
 				for (int i = 0; i < 5_000; i++) {
 					redis.opsForValue().set("key:" + i, "value");
 				}

@@ -59,6 +59,10 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final Set<ReplyBudget> budgets = ConcurrentHashMap.newKeySet();
 
+	private final AtomicLong peakOutstandingBytes = new AtomicLong();
+
+	private final AtomicLong peakOutstandingRequests = new AtomicLong();
+
 	private volatile boolean closed;
 
 	private TcpProxy(int targetPort) throws IOException {
@@ -152,6 +156,36 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * The most request bytes that were outstanding on one connection at once: requests
+	 * that had reached the proxy and whose replies had not yet been passed on to the
+	 * client. The client wrote them before, and reads their replies after, so what it
+	 * keeps in flight is at least this.
+	 * @return the peak, in bytes of requests
+	 */
+	public long peakOutstandingRequestBytes() {
+		return this.peakOutstandingBytes.get();
+	}
+
+	/**
+	 * The most requests outstanding on one connection at once (see
+	 * {@link #peakOutstandingRequestBytes()}).
+	 * @return the peak, in requests
+	 */
+	public long peakOutstandingRequests() {
+		return this.peakOutstandingRequests.get();
+	}
+
+	/**
+	 * Start measuring the peaks again.
+	 * @return this proxy
+	 */
+	public TcpProxy resetPeaks() {
+		this.peakOutstandingBytes.set(0);
+		this.peakOutstandingRequests.set(0);
+		return this;
+	}
+
+	/**
 	 * The number of connections the proxy accepted.
 	 * @return the count
 	 */
@@ -211,7 +245,7 @@ public final class TcpProxy implements AutoCloseable {
 		String direction = request ? "request" : "reply";
 		Thread reader = new Thread(() -> read(from, to, request, queue, budget), "tcp-proxy-" + direction + "-read");
 		Thread writer = new Thread(() -> {
-			write(from, to, queue);
+			write(from, to, queue, request ? null : budget);
 			this.budgets.remove(budget);
 		}, "tcp-proxy-" + direction + "-write");
 		reader.setDaemon(true);
@@ -234,6 +268,7 @@ public final class TcpProxy implements AutoCloseable {
 				if (request) {
 					this.clientReads.incrementAndGet();
 					this.clientBytes.addAndGet(read);
+					budget.requestsArrived(data);
 				}
 				else {
 					long before = this.replyBytes.getAndAdd(read);
@@ -257,13 +292,16 @@ public final class TcpProxy implements AutoCloseable {
 		queue.put(new Packet(null, Math.max(System.nanoTime() + this.oneWayDelayNanos, lastDue), sequence));
 	}
 
-	private void write(Socket from, Socket to, DelayQueue<Packet> queue) {
+	private void write(Socket from, Socket to, DelayQueue<Packet> queue, @Nullable ReplyBudget replies) {
 		try (OutputStream out = to.getOutputStream()) {
 			while (true) {
 				Packet packet = queue.take();
 				byte[] data = packet.data;
 				if (data == null) {
 					break;
+				}
+				if (replies != null) {
+					replies.repliesForwarded(data);
 				}
 				out.write(data);
 				out.flush();
@@ -296,11 +334,41 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * How many reply bytes (counted over the whole proxy) one connection forwards.
+	 * One connection: how many reply bytes (counted over the whole proxy) it forwards,
+	 * and the requests outstanding on it.
 	 */
-	private static final class ReplyBudget {
+	private final class ReplyBudget {
 
 		private volatile long limit = Long.MAX_VALUE;
+
+		private final RespStream requests = new RespStream();
+
+		private final RespStream replies = new RespStream();
+
+		/**
+		 * The byte lengths of the requests whose replies were not passed on yet.
+		 */
+		private final java.util.ArrayDeque<Long> outstanding = new java.util.ArrayDeque<>();
+
+		private long outstandingBytes;
+
+		synchronized void requestsArrived(byte[] data) {
+			this.requests.feed(data, data.length, (length) -> {
+				this.outstanding.add(length);
+				this.outstandingBytes += length;
+			});
+			TcpProxy.this.peakOutstandingBytes.accumulateAndGet(this.outstandingBytes, Math::max);
+			TcpProxy.this.peakOutstandingRequests.accumulateAndGet(this.outstanding.size(), Math::max);
+		}
+
+		synchronized void repliesForwarded(byte[] data) {
+			this.replies.feed(data, data.length, (length) -> {
+				Long answered = this.outstanding.poll();
+				if (answered != null) {
+					this.outstandingBytes -= answered;
+				}
+			});
+		}
 
 	}
 
