@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Memory is bounded by chunk size × parallelism, not by the size of the batch: a batch of
- * ten million commands completes in a JVM with a 256 MB heap, and a bound batch of a
+ * Memory is bounded by the in-flight window, not by the size of the batch: a batch of
+ * ten million commands completes in a JVM with a 128 MB heap, and a bound batch of a
  * million {@code RedisTemplate} calls in a 96 MB heap.
  */
 @ExtendWith(RedisServerExtension.class)
@@ -27,8 +27,8 @@ class BoundedMemoryTests {
 
 	@Test
 	@Timeout(value = 6, unit = TimeUnit.MINUTES)
-	void aTenMillionCommandBatchRunsInA256MegabyteHeap(RedisProcess server) throws IOException, InterruptedException {
-		String output = runInSmallHeap(TenMillionCommandsMain.class, "256m", server);
+	void aTenMillionCommandBatchRunsInA128MegabyteHeap(RedisProcess server) throws IOException, InterruptedException {
+		String output = runInSmallHeap(TenMillionCommandsMain.class, "128m", server);
 
 		assertThat(output).contains("RESULT success=10000000 size=10000000 chunks=10000");
 		assertThat(server.call("DBSIZE")).isEqualTo(100_000L);
