@@ -21,10 +21,10 @@ import com.sun.management.GarbageCollectionNotificationInfo;
  * <ul>
  * <li>{@code memory <strategy> <port> <commands>}: one batch of that many SETs with a
  * TTL, with keys generated on the fly (random, from a space of one million). Run with
- * {@code -Xmx256m}. Reports the peak heap used, the peak heap live after a collection,
- * and checks on the server ({@code INFO commandstats}) that every SET ran. A JVM that
- * runs out of memory exits (with {@code -XX:+ExitOnOutOfMemoryError}) after printing
- * {@code PROGRESS} lines that say how far it got.</li>
+ * {@code -Xmx128m} (and {@code -Xmx256m}). Reports the peak heap used, the peak heap live
+ * after a collection, and checks on the server ({@code INFO commandstats}) that every SET
+ * ran. A JVM that runs out of memory exits (with {@code -XX:+ExitOnOutOfMemoryError})
+ * after printing {@code PROGRESS} lines that say how far it got.</li>
  * <li>{@code connections <strategy> <port> <batches> <batchSize>}: after ten warm-up
  * batches, the number of TCP connections the server accepted
  * ({@code total_connections_received}) during that many batches.</li>
