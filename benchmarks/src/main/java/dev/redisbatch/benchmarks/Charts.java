@@ -156,7 +156,8 @@ final class Charts {
 				"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999999\"/>%n", left, top,
 				plotWidth, plotHeight));
 		for (int s = 0; s < series.size(); s++) {
-			String color = COLORS[s % COLORS.length];
+			int colorIndex = (series.get(s).color() >= 0) ? series.get(s).color() : s;
+			String color = COLORS[colorIndex % COLORS.length];
 			List<Double> values = series.get(s).values();
 			StringBuilder path = new StringBuilder();
 			for (int i = 0; i < values.size() && i < count; i++) {
@@ -296,11 +297,16 @@ final class Charts {
 	 * @param name the legend text
 	 * @param values one value per category or x position, NaN where not measured
 	 * @param dashed whether to draw it dashed (a reference line)
+	 * @param color the index of its colour, the same in every panel; -1 for its position
 	 */
-	record Series(String name, List<Double> values, boolean dashed) {
+	record Series(String name, List<Double> values, boolean dashed, int color) {
 
 		Series(String name, List<Double> values) {
-			this(name, values, false);
+			this(name, values, false, -1);
+		}
+
+		Series(String name, List<Double> values, boolean dashed) {
+			this(name, values, dashed, -1);
 		}
 
 	}

@@ -879,16 +879,23 @@ final class Report {
 		Optional<SuitePlan.Group> group = this.plan.group("rtt");
 		List<String> panels = new ArrayList<>();
 		if (group.isPresent()) {
+			List<String> colors = new ArrayList<>();
 			for (String workload : group.get().workloads()) {
 				for (int n : group.get().sizes()) {
-					List<String> ids = rttStrategies(group.get(), workload, n, false);
-					panels.add(rttPanel(workload + ", batches of " + count(n), group.get().networks(), workload, n, ids,
-							List.of(), false));
+					rttStrategies(group.get(), workload, n, false).stream()
+						.filter((id) -> !colors.contains(id))
+						.forEach(colors::add);
+				}
+			}
+			for (String workload : group.get().workloads()) {
+				for (int n : group.get().sizes()) {
+					panels.add(rttPanel(workload + ", batches of " + count(n), group.get().networks(), workload, n,
+							rttStrategies(group.get(), workload, n, false), List.of(), colors, false));
 				}
 			}
 		}
 		if (panels.isEmpty()) {
-			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), false));
+			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
 		}
 		return Charts.panels("Commands per second against the added round trip (log scale)", panels);
 	}
@@ -898,40 +905,52 @@ final class Report {
 		int n = this.plan.headlineSize();
 		List<String> panels = new ArrayList<>();
 		if (group.isPresent()) {
+			List<String> colors = new ArrayList<>();
+			for (String workload : group.get().workloads()) {
+				rttStrategies(group.get(), workload, n, true).stream()
+					.filter((id) -> !colors.contains(id))
+					.forEach(colors::add);
+			}
+			colors.add(Strategies.JEDIS);
 			for (String workload : group.get().workloads()) {
 				panels.add(rttPanel("BatchTemplate " + workload + ", batches of " + count(n) + ", by window",
 						group.get().networks(), workload, n, rttStrategies(group.get(), workload, n, true),
-						List.of(Strategies.JEDIS), true));
+						List.of(Strategies.JEDIS), colors, true));
 			}
 		}
 		if (panels.isEmpty()) {
-			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), false));
+			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
 		}
 		return Charts.panels("The in-flight window at a distance (log scale)", panels);
 	}
 
+	/**
+	 * One panel of commands/s against the round trip.
+	 * @param colors the ids in colour order, so that a strategy has the same colour in
+	 * every panel
+	 * @param byWindow whether to name the lines by their window
+	 */
 	private String rttPanel(String title, List<String> networks, String workload, int n, List<String> ids,
-			List<String> references, boolean byWindow) {
+			List<String> references, List<String> colors, boolean byWindow) {
 		List<Charts.Series> series = new ArrayList<>();
 		for (String id : ids) {
-			List<Double> values = new ArrayList<>();
-			for (String network : networks) {
-				values.add(timing(id, workload, n, network).map(SuiteResults.Timing::commandsPerSecond)
-					.orElse(Double.NaN));
-			}
-			series.add(new Charts.Series(byWindow ? windowLabel(id) : label(id), values));
+			series.add(new Charts.Series(byWindow ? windowLabel(id) : label(id), rates(id, workload, n, networks),
+					false, colors.indexOf(id)));
 		}
 		for (String id : references) {
-			List<Double> values = new ArrayList<>();
-			for (String network : networks) {
-				values.add(timing(id, workload, n, network).map(SuiteResults.Timing::commandsPerSecond)
-					.orElse(Double.NaN));
-			}
-			series.add(new Charts.Series(label(id), values, true));
+			series.add(new Charts.Series(label(id), rates(id, workload, n, networks), true, colors.indexOf(id)));
 		}
 		return Charts.lines(title, "added round trip (ms; 0 = loopback, no proxy)", "commands per second (log)",
 				networks.stream().map((network) -> String.valueOf(BenchmarkEnvironment.rttMillis(network))).toList(),
 				series, true);
+	}
+
+	private List<Double> rates(String id, String workload, int n, List<String> networks) {
+		List<Double> values = new ArrayList<>();
+		for (String network : networks) {
+			values.add(timing(id, workload, n, network).map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
+		}
+		return values;
 	}
 
 	String sweepChart() {
