@@ -658,10 +658,11 @@ final class Report {
 			.append(count(this.plan.memoryCommands()))
 			.append(" SET in a small heap\n\n");
 		this.md.append("Each run is a JVM of its own with the heap shown. Peak heap: the most heap in use (sampled ")
-			.append("every 5 ms and before each collection); peak live: the most heap still in use right after a ")
-			.append("collection; server omem: the peak of `CLIENT LIST` `omem` (replies the server buffered and the ")
-			.append("client had not read) summed over the strategy's connections, polled every 20 ms. A JVM that ")
-			.append("runs out of memory exits, and the row says how far it got.\n\n");
+			.append("every 5 ms and before each collection); peak live: the most heap in use right after a full ")
+			.append("collection, forced once a second during the batch (n/a when the batch ended within a second); ")
+			.append("server omem: the peak of `CLIENT LIST` `omem` (replies the server buffered and the client had ")
+			.append("not read) summed over the strategy's connections, polled every 20 ms. A JVM that runs out of ")
+			.append("memory exits, and the row says how far it got.\n\n");
 		this.md
 			.append("| strategy | heap | completes | time | peak heap MB | peak live MB | server omem MB | note |\n");
 		this.md.append("|---|---:|---|---:|---:|---:|---:|---|\n");
