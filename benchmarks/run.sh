@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite against one fresh redis-server and writes
-# benchmarks/target/results/{results.md,results.csv,ops-per-strategy.svg,ops-vs-rtt.svg,sweep.svg}.
-# The standard profile takes about 16 minutes on two cores. Run it on a quiet machine.
+# benchmarks/target/results/{results.md,results.csv,ops-per-strategy.svg,ops-vs-rtt.svg,window-vs-rtt.svg,sweep.svg}.
+# The standard profile (145 JMH benchmarks, 13 memory runs) takes about 17 minutes on two cores.
+# Run it on a quiet machine.
 #
 # Usage (from anywhere):
 #   benchmarks/run.sh                          # standard profile

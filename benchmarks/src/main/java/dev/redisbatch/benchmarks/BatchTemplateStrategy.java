@@ -18,9 +18,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * redis-batch's {@code BatchTemplate}: {@code setAll} for SET, {@code getAll} for GET and
  * one {@code execute} for the mixed batch.
  * <p>
- * The named strategies use the {@code stringBatchTemplate} bean of redis-batch's
- * auto-configuration (with {@code redis.batch.parallelism} set for the parallel ones);
- * the sweep builds templates directly with a chunk size and parallelism.
+ * The named strategies and the window variants use the {@code stringBatchTemplate} bean
+ * of redis-batch's auto-configuration (with {@code redis.batch.max-in-flight-*} set for
+ * the variants); the sweep builds templates directly with a chunk size and byte window.
  */
 final class BatchTemplateStrategy implements Strategy {
 
@@ -52,12 +52,16 @@ final class BatchTemplateStrategy implements Strategy {
 	 * A template built without Spring, on a pool of its own.
 	 * @param endpoint where to connect
 	 * @param chunkSize the chunk size
-	 * @param parallelism the parallelism
+	 * @param windowBytes the byte window; the command window is too large to bind
 	 * @return the strategy
 	 */
-	static BatchTemplateStrategy built(Endpoint endpoint, int chunkSize, int parallelism) {
+	static BatchTemplateStrategy built(Endpoint endpoint, int chunkSize, long windowBytes) {
 		BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(endpoint.uri())).build();
-		BatchOptions defaults = BatchOptions.builder().chunkSize(chunkSize).parallelism(parallelism).build();
+		BatchOptions defaults = BatchOptions.builder()
+			.chunkSize(chunkSize)
+			.maxInFlightBytes(windowBytes)
+			.maxInFlightCommands(Strategies.UNBOUNDED_COMMANDS)
+			.build();
 		return new BatchTemplateStrategy(new StringBatchTemplate(pool, defaults), null, pool);
 	}
 

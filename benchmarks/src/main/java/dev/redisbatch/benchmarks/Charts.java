@@ -2,6 +2,8 @@ package dev.redisbatch.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Plain SVG charts, drawn here so that the report needs no external service or script: a
@@ -13,6 +15,8 @@ final class Charts {
 			"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#e7ba52", "#637939" };
 
 	private static final String FONT = "font-family=\"Helvetica, Arial, sans-serif\"";
+
+	private static final Pattern SIZE = Pattern.compile("<svg [^>]*width=\"(\\d+)\" height=\"(\\d+)\"");
 
 	private Charts() {
 	}
@@ -152,7 +156,8 @@ final class Charts {
 				"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999999\"/>%n", left, top,
 				plotWidth, plotHeight));
 		for (int s = 0; s < series.size(); s++) {
-			String color = COLORS[s % COLORS.length];
+			int colorIndex = (series.get(s).color() >= 0) ? series.get(s).color() : s;
+			String color = COLORS[colorIndex % COLORS.length];
 			List<Double> values = series.get(s).values();
 			StringBuilder path = new StringBuilder();
 			for (int i = 0; i < values.size() && i < count; i++) {
@@ -177,6 +182,35 @@ final class Charts {
 					"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>%n", lx, ly,
 					lx + 22, ly, color, series.get(s).dashed() ? " stroke-dasharray=\"6 4\"" : ""));
 			svg.append(text(lx + 28, ly + 4, series.get(s).name(), "start", 11, "#111111"));
+		}
+		return svg.append("</svg>\n").toString();
+	}
+
+	/**
+	 * Charts stacked one above the other under a common title, in one document.
+	 * @param title the title
+	 * @param charts the charts, each an SVG document of this class
+	 * @return the SVG document
+	 */
+	static String panels(String title, List<String> charts) {
+		int top = 36;
+		int width = 0;
+		int height = top;
+		int[] heights = new int[charts.size()];
+		for (int i = 0; i < charts.size(); i++) {
+			Matcher size = SIZE.matcher(charts.get(i));
+			if (!size.find()) {
+				throw new IllegalArgumentException("Not a chart of this class");
+			}
+			width = Math.max(width, Integer.parseInt(size.group(1)));
+			heights[i] = Integer.parseInt(size.group(2));
+			height += heights[i];
+		}
+		StringBuilder svg = header(width, height, title);
+		int y = top;
+		for (int i = 0; i < charts.size(); i++) {
+			svg.append(charts.get(i).replaceFirst("<svg ", "<svg x=\"0\" y=\"" + y + "\" "));
+			y += heights[i];
 		}
 		return svg.append("</svg>\n").toString();
 	}
@@ -263,11 +297,16 @@ final class Charts {
 	 * @param name the legend text
 	 * @param values one value per category or x position, NaN where not measured
 	 * @param dashed whether to draw it dashed (a reference line)
+	 * @param color the index of its colour, the same in every panel; -1 for its position
 	 */
-	record Series(String name, List<Double> values, boolean dashed) {
+	record Series(String name, List<Double> values, boolean dashed, int color) {
 
 		Series(String name, List<Double> values) {
-			this(name, values, false);
+			this(name, values, false, -1);
+		}
+
+		Series(String name, List<Double> values, boolean dashed) {
+			this(name, values, dashed, -1);
 		}
 
 	}

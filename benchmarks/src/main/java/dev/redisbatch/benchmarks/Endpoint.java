@@ -6,7 +6,7 @@ package dev.redisbatch.benchmarks;
  *
  * @param port the port to connect to on 127.0.0.1
  * @param network the network name: {@code direct}, or {@code rtt0}, {@code rtt1},
- * {@code rtt10} through the proxy
+ * {@code rtt5}, {@code rtt10} through the proxy
  * @param rttMillis the round trip the proxy adds, 0 when direct
  */
 record Endpoint(int port, String network, int rttMillis) {

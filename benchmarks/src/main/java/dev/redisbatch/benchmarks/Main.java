@@ -49,8 +49,9 @@ import org.openjdk.jmh.infra.IterationParams;
  * <li>starts one Redis server (and the latency-adding proxies in front of it);</li>
  * <li>runs the JMH groups of the {@link SuitePlan} in forked JVMs;</li>
  * <li>runs {@code redis-benchmark -P 1000 -c 1} against the same server;</li>
- * <li>runs the memory runs ({@code -Xmx256m}, one JVM per strategy) while polling the
- * server's client output buffers, and the connection counts;</li>
+ * <li>runs the memory runs (one JVM per strategy, {@code -Xmx128m}, and the defaults in
+ * {@code -Xmx256m} too) while polling the server's client output buffers, and the
+ * connection counts;</li>
  * <li>writes the report, with every ratio taken from this run.</li>
  * </ol>
  * Usage: {@code Main [--out DIR] [--profile standard|full|smoke] [--groups a,b]
@@ -74,6 +75,11 @@ public final class Main {
 	private final @Nullable String profiler;
 
 	private final SuiteResults results = new SuiteResults();
+
+	/**
+	 * The benchmarks measured so far in this run, by {@link SuitePlan.Cell}.
+	 */
+	private final Set<SuitePlan.Cell> measured = new HashSet<>();
 
 	private final PrintStream console = System.out;
 
@@ -142,8 +148,12 @@ public final class Main {
 							"3 masters on loopback (" + String.join(", ", cluster.hostsAndPorts()) + "), no replicas");
 				}
 				for (String network : BenchmarkEnvironment.PROXIED) {
-					proxies.put(network, TcpProxy.start(redis.port())
-						.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network))));
+					// only the delay: the proxy shares the two cores with client and
+					// server
+					proxies.put(network,
+							TcpProxy.start(redis.port())
+								.trackOutstandingRequests(false)
+								.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network))));
 				}
 				this.console.printf("redis-server %s on port %d; profile %s; results in %s%n", redis.binary().version(),
 						redis.port(), this.plan.profile(), this.out.toAbsolutePath());
@@ -248,13 +258,54 @@ public final class Main {
 
 	private void runGroup(SuitePlan.Group group, List<String> jvmArgs) throws IOException, RunnerException {
 		SuitePlan.Iterations it = group.iterations();
-		this.console.printf("%n== %s (%s): %d benchmarks, %s%n", group.title(), group.name(), group.size(), it);
-		this.results.settings.add(group.title() + " (" + group.name() + "): " + it);
+		List<SuitePlan.Cell> cells = new ArrayList<>();
+		int reused = 0;
+		for (SuitePlan.Cell cell : group.cells()) {
+			if (this.measured.contains(cell)) {
+				reused++;
+			}
+			else {
+				cells.add(cell);
+			}
+		}
+		this.console.printf("%n== %s (%s): %d benchmarks%s, %s%n", group.title(), group.name(), cells.size(),
+				(reused > 0) ? " (" + reused + " more measured by an earlier group)" : "", it);
+		this.results.settings.add(group.title() + " (" + group.name() + "): " + it
+				+ ((reused > 0) ? "; " + reused + " of its benchmarks are those of an earlier group of this run" : ""));
+		Path log = this.out.resolve("jmh-" + group.name() + ".log");
+		try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+			Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+					this.console, cells.size());
+			for (SuitePlan.Cell cell : cells) {
+				// one JMH run per benchmark: the cells of a group need not be a cross
+				// product, and each benchmark forks its own JVM anyway
+				Collection<RunResult> runs = new Runner(options(cell, it, jvmArgs).build(), progress).run();
+				boolean found = false;
+				for (RunResult run : runs) {
+					Result<?> primary = run.getPrimaryResult();
+					int rtt = BenchmarkEnvironment.rttMillis(cell.network());
+					this.results.timings.add(new SuiteResults.Timing(group.name(), cell.strategy(), cell.workload(),
+							cell.n(), Strategies.commands(cell.strategy(), cell.n(), rtt), cell.network(), rtt,
+							primary.getScore(), primary.getScoreError(), primary.getStatistics().getN()));
+					found = true;
+				}
+				if (found) {
+					this.measured.add(cell);
+				}
+				else {
+					this.results.missing.add(new SuiteResults.Missing(group.name(), cell.toString(),
+							"failed: see " + log.getFileName()));
+				}
+			}
+		}
+	}
+
+	private ChainedOptionsBuilder options(SuitePlan.Cell cell, SuitePlan.Iterations it, List<String> jvmArgs) {
 		ChainedOptionsBuilder options = new OptionsBuilder().include(StrategyBenchmark.class.getName() + ".batch")
-			.param("strategy", group.strategies().toArray(String[]::new))
-			.param("workload", group.workloads().toArray(String[]::new))
-			.param("n", group.sizes().stream().map(String::valueOf).toArray(String[]::new))
-			.param("network", group.networks().toArray(String[]::new))
+			.param("strategy", cell.strategy())
+			.param("workload", cell.workload())
+			.param("n", String.valueOf(cell.n()))
+			.param("network", cell.network())
 			.forks(it.forks())
 			.warmupIterations(it.warmups())
 			.warmupTime(TimeValue.milliseconds(it.warmupMillis()))
@@ -267,43 +318,7 @@ public final class Main {
 		if (this.profiler != null) {
 			options.addProfiler(this.profiler);
 		}
-		Path log = this.out.resolve("jmh-" + group.name() + ".log");
-		Collection<RunResult> runs;
-		try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
-			Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
-					this.console, group.size());
-			runs = new Runner(options.build(), progress).run();
-		}
-		Set<String> seen = new HashSet<>();
-		for (RunResult run : runs) {
-			BenchmarkParams params = run.getParams();
-			String strategy = params.getParam("strategy");
-			int n = Integer.parseInt(params.getParam("n"));
-			String network = params.getParam("network");
-			int rtt = BenchmarkEnvironment.rttMillis(network);
-			Result<?> primary = run.getPrimaryResult();
-			this.results.timings.add(new SuiteResults.Timing(group.name(), strategy, params.getParam("workload"), n,
-					Strategies.commands(strategy, n, rtt), network, rtt, primary.getScore(), primary.getScoreError(),
-					primary.getStatistics().getN()));
-			seen.add(key(strategy, params.getParam("workload"), n, network));
-		}
-		for (String strategy : group.strategies()) {
-			for (String workload : group.workloads()) {
-				for (int n : group.sizes()) {
-					for (String network : group.networks()) {
-						if (!seen.contains(key(strategy, workload, n, network))) {
-							this.results.missing.add(new SuiteResults.Missing(group.name(),
-									strategy + " " + workload + " n=" + n + " " + network,
-									"failed: see " + log.getFileName()));
-						}
-					}
-				}
-			}
-		}
-	}
-
-	private static String key(String strategy, String workload, int n, String network) {
-		return strategy + "|" + workload + "|" + n + "|" + network;
+		return options;
 	}
 
 	private void runPhysicalLimit(RedisProcess redis) {
@@ -328,34 +343,39 @@ public final class Main {
 	}
 
 	private void runMemory(int port) throws IOException {
-		this.console.printf("%n== Memory: one batch of %,d SETs per strategy, -Xmx256m%n", this.plan.memoryCommands());
+		this.console.printf("%n== Memory: one batch of %,d SETs per strategy%n", this.plan.memoryCommands());
 		this.results.settings.add("Memory runs: one batch of " + this.plan.memoryCommands()
 				+ " SET (TTL 1 h) per strategy, keys generated on the fly from a space of 1M, in a JVM with "
-				+ "`-Xmx256m -XX:+ExitOnOutOfMemoryError`, time limit " + this.plan.memoryTimeout().toSeconds() + " s");
-		for (String id : Strategies.ids()) {
-			if (id.equals(Strategies.ROUND_TRIP)) {
-				this.results.memory.add(new SuiteResults.Memory(id, "SKIPPED", this.plan.memoryCommands(), 0, 0, 0, 0,
-						0, "not a batch: it holds one command at a time, and " + this.plan.memoryCommands()
-								+ " round trips would take longer than the whole suite"));
+				+ "`-Xmx<heap> -XX:+ExitOnOutOfMemoryError`, time limit " + this.plan.memoryTimeout().toSeconds()
+				+ " s; server omem polled every 20 ms");
+		for (SuitePlan.MemoryRun run : this.plan.memoryRuns()) {
+			if (run.strategy().equals(Strategies.ROUND_TRIP)) {
+				this.results.memory.add(new SuiteResults.Memory(run.strategy(), run.heapMb(), "SKIPPED",
+						this.plan.memoryCommands(), 0, 0, 0, 0, 0, "not a batch: it holds one command at a time, and "
+								+ this.plan.memoryCommands() + " round trips would take longer than the whole suite"));
 				continue;
 			}
-			this.results.memory.add(memoryRun(id, port));
+			this.results.memory.add(memoryRun(run, port));
 		}
 	}
 
-	private SuiteResults.Memory memoryRun(String id, int port) throws IOException {
-		List<String> command = List.of(this.java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
+	private SuiteResults.Memory memoryRun(SuitePlan.MemoryRun run, int port) throws IOException {
+		String id = run.strategy();
+		List<String> command = List.of(this.java, "-Xmx" + run.heapMb() + "m", "-XX:+ExitOnOutOfMemoryError", "-cp",
 				System.getProperty("java.class.path"), Probe.class.getName(), "memory", id, String.valueOf(port),
 				String.valueOf(this.plan.memoryCommands()));
-		Path log = this.out.resolve("memory-" + id + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		LineCollector lines = new LineCollector(process, log);
+		Path log = this.out.resolve("memory-" + id + "-" + run.heapMb() + "m.log");
 		long peakOmem = 0;
-		long deadline = System.nanoTime() + this.plan.memoryTimeout().toNanos();
 		boolean timedOut = false;
+		Process process;
+		LineCollector lines;
 		try (ServerControl server = new ServerControl(port)) {
+			long self = server.clientId();
+			process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			lines = new LineCollector(process, log);
+			long deadline = System.nanoTime() + this.plan.memoryTimeout().toNanos();
 			while (process.isAlive()) {
-				peakOmem = Math.max(peakOmem, totalOmem(server));
+				peakOmem = Math.max(peakOmem, omemOfOthers(server.clientList(), self));
 				if (System.nanoTime() > deadline) {
 					timedOut = true;
 					process.destroyForcibly();
@@ -392,11 +412,11 @@ public final class Main {
 		Map<String, String> heap = result.isEmpty() ? progress : result;
 		long recorded = "OK".equals(status) ? this.plan.memoryCommands()
 				: Long.parseLong(progress.getOrDefault("recorded", "0"));
-		SuiteResults.Memory memory = new SuiteResults.Memory(id, status, this.plan.memoryCommands(), recorded,
-				Long.parseLong(result.getOrDefault("elapsedMs", "0")), number(heap.get("peakHeapMb")),
+		SuiteResults.Memory memory = new SuiteResults.Memory(id, run.heapMb(), status, this.plan.memoryCommands(),
+				recorded, Long.parseLong(result.getOrDefault("elapsedMs", "0")), number(heap.get("peakHeapMb")),
 				number(heap.get("peakLiveMb")), omemMb, note);
-		this.console.printf("  %-24s %-8s peak heap %6.1f MB, live %6.1f MB, server omem %7.1f MB, %s%n", id, status,
-				memory.peakHeapMb(), memory.peakLiveMb(), omemMb,
+		this.console.printf("  %-26s -Xmx%-5s %-8s peak heap %6.1f MB, live %6.1f MB, server omem %7.1f MB, %s%n", id,
+				run.heapMb() + "m", status, memory.peakHeapMb(), memory.peakLiveMb(), omemMb,
 				"OK".equals(status) ? memory.elapsedMillis() + " ms" : "after " + recorded + " commands recorded");
 		return memory;
 	}
@@ -405,16 +425,39 @@ public final class Main {
 		return (text != null) ? Double.parseDouble(text) : Double.NaN;
 	}
 
-	private static long totalOmem(ServerControl server) {
+	/**
+	 * The sum of {@code omem} (reply bytes the server buffered and the client has not
+	 * read) over every client in a {@code CLIENT LIST} but the one that asked: the
+	 * connections of the strategy under test (its batch connection for
+	 * {@code BatchTemplate}).
+	 */
+	static long omemOfOthers(String clientList, long self) {
 		long total = 0;
-		for (String line : server.clientList().split("\n")) {
-			int at = line.indexOf(" omem=");
-			if (at >= 0) {
-				int end = line.indexOf(' ', at + 6);
-				total += Long.parseLong(line.substring(at + 6, (end < 0) ? line.length() : end).trim());
+		for (String line : clientList.split("\n")) {
+			if (field(line, "id") == self) {
+				continue;
 			}
+			long omem = field(line, "omem");
+			total += Math.max(omem, 0);
 		}
 		return total;
+	}
+
+	private static long field(String line, String name) {
+		String prefix = name + "=";
+		int start;
+		if (line.startsWith(prefix)) {
+			start = prefix.length();
+		}
+		else {
+			int at = line.indexOf(" " + prefix);
+			if (at < 0) {
+				return -1;
+			}
+			start = at + 1 + prefix.length();
+		}
+		int end = line.indexOf(' ', start);
+		return Long.parseLong(line.substring(start, (end < 0) ? line.length() : end).trim());
 	}
 
 	private void runConnections(int port) throws IOException {
@@ -423,10 +466,7 @@ public final class Main {
 		this.console.printf("%n== Connections: new TCP connections during %d batches of %d SETs%n", batches, size);
 		this.results.settings.add("Connection counts: INFO stats total_connections_received before and after " + batches
 				+ " batches of " + size + " SET, after 10 warm-up batches; one JVM per strategy");
-		List<String> ids = new ArrayList<>(Strategies.ids());
-		// a batch larger than parallelism × chunk size, so that four chunks are in flight
-		ids.add(Strategies.sweepId(25, 4));
-		for (String id : ids) {
+		for (String id : this.plan.connectionStrategies()) {
 			List<String> command = List.of(this.java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
 					Probe.class.getName(), "connections", id, String.valueOf(port), String.valueOf(batches),
 					String.valueOf(size));
@@ -629,7 +669,9 @@ public final class Main {
 
 		@Override
 		public void close() {
-			this.log.close();
+			// JMH closes its output after each run; the group's log stays open for the
+			// next benchmark, and the group closes it
+			this.log.flush();
 		}
 
 		@Override

@@ -21,10 +21,10 @@ import com.sun.management.GarbageCollectionNotificationInfo;
  * <ul>
  * <li>{@code memory <strategy> <port> <commands>}: one batch of that many SETs with a
  * TTL, with keys generated on the fly (random, from a space of one million). Run with
- * {@code -Xmx256m}. Reports the peak heap used, the peak heap live after a collection,
- * and checks on the server ({@code INFO commandstats}) that every SET ran. A JVM that
- * runs out of memory exits (with {@code -XX:+ExitOnOutOfMemoryError}) after printing
- * {@code PROGRESS} lines that say how far it got.</li>
+ * {@code -Xmx128m} (and {@code -Xmx256m}). Reports the peak heap used, the peak heap live
+ * after a collection, and checks on the server ({@code INFO commandstats}) that every SET
+ * ran. A JVM that runs out of memory exits (with {@code -XX:+ExitOnOutOfMemoryError})
+ * after printing {@code PROGRESS} lines that say how far it got.</li>
  * <li>{@code connections <strategy> <port> <batches> <batchSize>}: after ten warm-up
  * batches, the number of TCP connections the server accepted
  * ({@code total_connections_received}) during that many batches.</li>
@@ -131,14 +131,20 @@ public final class Probe {
 
 	/**
 	 * Tracks the peak heap: used (sampled every 5 ms, and at each collection before it
-	 * ran) and live (used right after each collection). Prints a {@code PROGRESS} line
-	 * every second.
+	 * ran) and live (used right after a full collection, forced once a second). Prints a
+	 * {@code PROGRESS} line every second.
+	 * <p>
+	 * The heap in use after a young collection is no measure of the live set: objects
+	 * that live for a round trip or two (a window of commands in flight) reach the old
+	 * generation and stay there, dead, until G1 needs the room. A forced full collection
+	 * reclaims them; it costs a pause of a few tens of milliseconds a second, and it
+	 * lowers the peak heap a little.
 	 */
 	private static final class HeapWatch {
 
 		private final AtomicLong peakUsed = new AtomicLong();
 
-		private final AtomicLong peakLive = new AtomicLong();
+		private final AtomicLong peakLive = new AtomicLong(-1);
 
 		private volatile boolean running;
 
@@ -153,7 +159,6 @@ public final class Probe {
 							GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo
 								.from((CompositeData) notification.getUserData());
 							record(info.getGcInfo().getMemoryUsageBeforeGc(), this.peakUsed);
-							record(info.getGcInfo().getMemoryUsageAfterGc(), this.peakLive);
 						}
 					}, null, null);
 				}
@@ -179,8 +184,13 @@ public final class Probe {
 					long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
 					this.peakUsed.accumulateAndGet(used, Math::max);
 					if (System.nanoTime() >= nextReport) {
+						if (recorded.get() > 0) {
+							System.gc();
+							long live = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+							this.peakLive.accumulateAndGet(live, Math::max);
+						}
 						System.out.println("PROGRESS recorded=" + recorded.get() + " peakHeapMb="
-								+ format(this.peakUsed.get() / MB) + " peakLiveMb=" + format(this.peakLive.get() / MB));
+								+ format(this.peakUsed.get() / MB) + " peakLiveMb=" + format(peakLive() / MB));
 						nextReport += 1_000_000_000L;
 					}
 					try {
@@ -204,8 +214,12 @@ public final class Probe {
 			return this.peakUsed.get();
 		}
 
-		long peakLive() {
-			return this.peakLive.get();
+		/**
+		 * The peak of the live samples, NaN when the run ended before the first.
+		 */
+		double peakLive() {
+			long live = this.peakLive.get();
+			return (live < 0) ? Double.NaN : live;
 		}
 
 	}

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
 
+import dev.redisbatch.BatchTemplate;
+
 /**
  * Writes the report of a run: {@code results.md} (tables, targets, settings and
  * environment), {@code results.csv} (every number) and the SVG plots.
@@ -21,7 +23,27 @@ final class Report {
 
 	static final String RTT_SVG = "ops-vs-rtt.svg";
 
+	static final String WINDOW_SVG = "window-vs-rtt.svg";
+
 	static final String SWEEP_SVG = "sweep.svg";
+
+	/**
+	 * {@code BatchTemplate} (defaults) ÷ Jedis Pipeline, SET of 100,000 on loopback,
+	 * before the window (two chunks of 1,000 in flight): the JMH ratio the window must
+	 * not lower.
+	 */
+	static final double LOOPBACK_BEFORE_WINDOW_SET = 0.84;
+
+	/**
+	 * The same for GET.
+	 */
+	static final double LOOPBACK_BEFORE_WINDOW_GET = 0.99;
+
+	/**
+	 * The least {@code @RedisBatch} method ÷ {@code BatchTemplate} (defaults), SET of
+	 * 100,000 on loopback.
+	 */
+	static final double REDIS_BATCH_METHOD_TARGET = 0.9;
 
 	private final SuiteResults results;
 
@@ -41,6 +63,7 @@ final class Report {
 		Files.writeString(dir.resolve("results.csv"), report.csv(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(PER_STRATEGY_SVG), report.perStrategyChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(RTT_SVG), report.rttChart(), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve(WINDOW_SVG), report.windowChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(SWEEP_SVG), report.sweepChart(), StandardCharsets.UTF_8);
 	}
 
@@ -67,13 +90,14 @@ final class Report {
 		targets(n);
 		headline(n);
 		physical();
-		mixed(n);
-		sizes();
 		rtt();
-		cluster(n);
-		springBatch();
+		window();
 		sweep();
 		memory();
+		mixed(n);
+		sizes();
+		cluster(n);
+		springBatch();
 		connections();
 		strategies();
 		settings();
@@ -90,46 +114,41 @@ final class Report {
 
 	private void targets(int n) {
 		this.md.append("## Targets (ratios from this run)\n\n");
+		this.md
+			.append("A missed target stays in this table as missed; the sections below show where the time goes.\n\n");
 		this.md.append("| target | measured | required | result |\n|---|---:|---:|---|\n");
 		String bt = Strategies.BATCH_TEMPLATE;
 		for (String workload : List.of("SET", "GET")) {
 			Optional<SuiteResults.Timing> ours = timing(bt, workload, n, "direct");
 			Optional<SuiteResults.Timing> peer = this.results.timings.stream()
 				.filter((t) -> t.workload().equals(workload) && t.n() == n && t.network().equals("direct")
-						&& !t.strategy().startsWith("batchTemplate") && t.group().equals("peers"))
+						&& isPeer(t.strategy()) && t.group().equals("peers"))
 				.max(Comparator.comparingDouble(SuiteResults.Timing::commandsPerSecond));
 			ratioRow("BatchTemplate (defaults) " + workload + " " + count(n) + " ÷ fastest Java peer"
 					+ peer.map((p) -> " (" + label(p.strategy()) + ")").orElse(""), ours, peer, 1.0);
-			ratioRow("BatchTemplate (defaults) " + workload + " " + count(n) + " ÷ Jedis Pipeline", ours,
-					timing(Strategies.JEDIS, workload, n, "direct"), 1.0);
 			ratioRow(
 					"BatchTemplate (defaults) " + workload + " " + count(n)
 							+ " ÷ executePipelined, Boot defaults (pooled)",
 					ours, timing(Strategies.PIPELINED_BOOT, workload, n, "direct"), 2.5);
 			String test = workload.equals("SET") ? "SET EX 3600" : "GET";
 			Optional<RedisBenchmarkTool.Result> limit = this.results.physical(test);
+			String name = "BatchTemplate (defaults) " + workload + " " + count(n) + " ÷ `redis-benchmark -P 1000 -c 1` "
+					+ test;
 			if (ours.isPresent() && limit.isPresent()) {
 				double ratio = ours.get().commandsPerSecond() / limit.get().requestsPerSecond();
-				this.md.append("| BatchTemplate (defaults) ")
-					.append(workload)
-					.append(' ')
-					.append(count(n))
-					.append(" ÷ `redis-benchmark -P 1000 -c 1` ")
-					.append(test)
-					.append(" | ")
-					.append(ratio(ratio))
-					.append(" | ≥ 0.60× | ")
-					.append(verdict(ratio >= 0.6))
-					.append(" |\n");
+				row(name, ratio(ratio), "≥ 0.60×", verdict(ratio >= 0.6));
 			}
 			else {
-				this.md.append("| BatchTemplate (defaults) ")
-					.append(workload)
-					.append(" ÷ redis-benchmark -P 1000 | not measured | ≥ 0.60× | ")
-					.append((this.results.physicalNote != null) ? this.results.physicalNote : "not measured")
-					.append(" |\n");
+				row(name, "not measured", "≥ 0.60×",
+						(this.results.physicalNote != null) ? this.results.physicalNote : "not measured");
 			}
 		}
+		noRegression(n);
+		everyRttCell();
+		ratioRow("@RedisBatch method ÷ BatchTemplate (defaults), SET " + count(n) + ", loopback",
+				timing(Strategies.REDIS_BATCH_METHOD, "SET", n, "direct"), timing(bt, "SET", n, "direct"),
+				REDIS_BATCH_METHOD_TARGET);
+		memoryTargets();
 		for (String workload : List.of("SET", "GET")) {
 			Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, 1);
 			Optional<SuiteResults.Timing> theirs = springBatchTiming(Strategies.SPRING_BATCH_ITEMS, workload, 1);
@@ -144,40 +163,101 @@ final class Report {
 				timing(bt, "SET", n, "direct"), timing(Strategies.LETTUCE, "SET", n, "direct"), 1.0);
 		ratioRow("BatchTemplate (defaults) setAll " + count(n) + " ÷ one command per round trip (commands/s)",
 				timing(bt, "SET", n, "direct"), timing(Strategies.ROUND_TRIP, "SET", n, "direct"), 30.0);
-		Optional<SuiteResults.Memory> memory = this.results.memory.stream()
-			.filter((m) -> m.strategy().equals(bt))
-			.findFirst();
-		this.md.append("| BatchTemplate (defaults): one batch of ")
-			.append(count(this.plan.memoryCommands()))
-			.append(" SET in `-Xmx256m` | ")
-			.append(memory.map((m) -> m.status() + ", peak heap " + mb(m.peakHeapMb()) + " MB").orElse("not measured"))
-			.append(" | completes | ")
-			.append(memory.map((m) -> verdict("OK".equals(m.status()))).orElse("not measured"))
-			.append(" |\n");
 		for (SuiteResults.Connections c : this.results.connections) {
-			if (c.strategy().startsWith("batchTemplate")) {
-				this.md.append("| ")
-					.append(label(c.strategy()))
-					.append(": new connections per 1,000 batches | ")
-					.append("OK".equals(c.status()) ? format(per1000(c)) : "failed")
-					.append(" | 0 | ")
-					.append(verdict("OK".equals(c.status()) && c.newConnections() == 0))
-					.append(" |\n");
+			if (c.strategy().startsWith("batchTemplate") || c.strategy().equals(Strategies.REDIS_BATCH_METHOD)) {
+				row(label(c.strategy()) + ": new connections per 1,000 batches",
+						"OK".equals(c.status()) ? format(per1000(c)) : "failed", "0",
+						verdict("OK".equals(c.status()) && c.newConnections() == 0));
 			}
 		}
 		this.md.append('\n');
 	}
 
-	private void ratioRow(String name, Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs,
-			double required) {
-		this.md.append("| ").append(name).append(" | ");
-		if (ours.isEmpty() || theirs.isEmpty()) {
-			this.md.append("not measured | ≥ ").append(ratio(required)).append(" | not measured |\n");
+	/**
+	 * On loopback, the window must not lower the ratio to Jedis measured before it; the
+	 * limit before the window, measured in the same run, is shown beside it.
+	 */
+	private void noRegression(int n) {
+		for (String workload : List.of("SET", "GET")) {
+			double before = "SET".equals(workload) ? LOOPBACK_BEFORE_WINDOW_SET : LOOPBACK_BEFORE_WINDOW_GET;
+			Optional<Double> now = ratio(timing(Strategies.BATCH_TEMPLATE, workload, n, "direct"),
+					timing(Strategies.JEDIS, workload, n, "direct"));
+			Optional<Double> twoChunks = ratio(timing(Strategies.BATCH_TEMPLATE_TWO_CHUNKS, workload, n, "direct"),
+					timing(Strategies.JEDIS, workload, n, "direct"));
+			row("no regression on loopback: BatchTemplate (defaults) ÷ Jedis Pipeline, " + workload + " " + count(n)
+					+ " (before the window: " + ratio(before) + ")",
+					now.map((r) -> ratio(r)
+							+ twoChunks.map((t) -> "; two chunks in flight, same run: " + ratio(t)).orElse(""))
+						.orElse("not measured"),
+					"≥ " + ratio(before), now.map((r) -> verdict(r >= before)).orElse("not measured"));
+		}
+	}
+
+	/**
+	 * BatchTemplate with its defaults against Jedis Pipeline in every cell of the rtt
+	 * group: every round trip, command and batch size.
+	 */
+	private void everyRttCell() {
+		Optional<SuitePlan.Group> rtt = this.plan.group("rtt");
+		if (rtt.isEmpty() || this.results.timings.stream().noneMatch((t) -> t.group().equals("rtt"))) {
 			return;
 		}
-		double ratio = ours.get().commandsPerSecond() / theirs.get().commandsPerSecond();
-		this.md.append(ratio(ratio)).append(" | ≥ ").append(ratio(required)).append(" | ");
-		this.md.append(verdict(ratio >= required)).append(" |\n");
+		for (String workload : rtt.get().workloads()) {
+			for (int n : sizesOf(rtt.get(), Strategies.BATCH_TEMPLATE, workload)) {
+				for (String network : rtt.get().networks()) {
+					ratioRow(
+							"BatchTemplate (defaults) ÷ Jedis Pipeline, " + workload + " " + count(n) + ", "
+									+ rttLabel(network),
+							timing(Strategies.BATCH_TEMPLATE, workload, n, network),
+							timing(Strategies.JEDIS, workload, n, network), 1.0);
+				}
+			}
+		}
+	}
+
+	private void memoryTargets() {
+		for (SuiteResults.Memory m : this.results.memory) {
+			if (!m.strategy().equals(Strategies.BATCH_TEMPLATE)) {
+				continue;
+			}
+			boolean ok = "OK".equals(m.status());
+			row("BatchTemplate (defaults): one batch of " + count(m.commands()) + " SET in `-Xmx" + m.heapMb() + "m`",
+					(ok ? "completes in " + seconds(m.elapsedMillis())
+							: m.status() + " after " + count(m.recorded()) + " commands") + "; peak heap "
+							+ mb(m.peakHeapMb()) + " MB, live " + mb(m.peakLiveMb()) + " MB, server omem "
+							+ mb(m.peakOmemMb()) + " MB",
+					"completes", verdict(ok));
+		}
+	}
+
+	private static boolean isPeer(String id) {
+		return !id.startsWith("batchTemplate") && !id.equals(Strategies.REDIS_BATCH_METHOD);
+	}
+
+	private void ratioRow(String name, Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs,
+			double required) {
+		Optional<Double> ratio = ratio(ours, theirs);
+		row(name, ratio.map(Report::ratio).orElse("not measured"), "≥ " + ratio(required),
+				ratio.map((r) -> verdict(r >= required)).orElse("not measured"));
+	}
+
+	private static Optional<Double> ratio(Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs) {
+		if (ours.isEmpty() || theirs.isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(ours.get().commandsPerSecond() / theirs.get().commandsPerSecond());
+	}
+
+	private void row(String target, String measured, String required, String result) {
+		this.md.append("| ")
+			.append(target)
+			.append(" | ")
+			.append(measured)
+			.append(" | ")
+			.append(required)
+			.append(" | ")
+			.append(result)
+			.append(" |\n");
 	}
 
 	private void headline(int n) {
@@ -336,39 +416,166 @@ final class Report {
 	}
 
 	private void rtt() {
-		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("rtt"));
-		if (rows.isEmpty()) {
+		Optional<SuitePlan.Group> group = this.plan.group("rtt");
+		if (group.isEmpty() || this.results.timings.stream().noneMatch((t) -> t.group().equals("rtt"))) {
 			return;
 		}
-		int n = rows.get(0).n();
-		this.md.append("## Network distance: SET, N = ")
-			.append(count(n))
-			.append(", through a latency-adding proxy on loopback\n\n");
-		this.md.append("commands/s (ms/batch). The proxy holds every byte for half the round trip in each direction ")
-			.append("and does not limit throughput; at 0 ms it only adds its own hop.\n\n");
-		this.md.append("| strategy | RTT 0 ms | RTT 1 ms | RTT 10 ms |\n|---|---:|---:|---:|\n");
-		for (Strategies.Descriptor d : Strategies.all()) {
-			List<Optional<SuiteResults.Timing>> cells = new ArrayList<>();
-			for (String network : BenchmarkEnvironment.PROXIED) {
-				cells.add(rows.stream()
-					.filter((t) -> t.strategy().equals(d.id()) && t.network().equals(network))
-					.findFirst());
+		List<String> networks = group.get().networks();
+		this.md.append("## Network distance: commands/s by round trip\n\n");
+		this.md.append("commands/s (ms/batch). RTT 0 is loopback without the proxy: the same benchmarks as the peers ")
+			.append("and sizes groups. The other round trips go through a proxy on loopback that holds every byte ")
+			.append("for half the round trip in each direction and does not limit throughput. The loop with one ")
+			.append("command per round trip sends fewer commands (N=…) to bound its run time; compare rates. The ")
+			.append("BatchTemplate window variants are in the next section.\n\n");
+		for (String workload : group.get().workloads()) {
+			for (int n : group.get().sizes()) {
+				List<String> ids = rttStrategies(group.get(), workload, n, false);
+				if (ids.isEmpty()) {
+					continue;
+				}
+				this.md.append("### ").append(workload).append(", N = ").append(count(n)).append("\n\n| strategy |");
+				for (String network : networks) {
+					this.md.append(" RTT ").append(BenchmarkEnvironment.rttMillis(network)).append(" ms |");
+				}
+				this.md.append("\n|---|").append("---:|".repeat(networks.size())).append('\n');
+				for (String id : ids) {
+					this.md.append("| ").append(label(id)).append(" |");
+					for (String network : networks) {
+						this.md.append(' ').append(rttCell(timing(id, workload, n, network))).append(" |");
+					}
+					this.md.append('\n');
+				}
+				this.md.append('\n');
 			}
-			if (cells.stream().allMatch(Optional::isEmpty)) {
+		}
+		this.md.append("![commands per second against round-trip time](").append(RTT_SVG).append(")\n\n");
+	}
+
+	private static String rttCell(Optional<SuiteResults.Timing> cell) {
+		return cell
+			.map((t) -> format(t.commandsPerSecond()) + " (" + ms(t.msPerBatch()) + ")"
+					+ ((t.commands() != t.n()) ? " N=" + count(t.commands()) : ""))
+			.orElse("—");
+	}
+
+	/**
+	 * The strategies of the rtt group with cells of this workload and size, in report
+	 * order: the named strategies, then the window variants. BatchTemplate with its
+	 * defaults is in both lists.
+	 * @param windows whether to list the BatchTemplate window variants (the pre-window
+	 * limit, the byte windows and the defaults, by commands in flight) instead of the
+	 * strategies
+	 */
+	private List<String> rttStrategies(SuitePlan.Group group, String workload, int n, boolean windows) {
+		List<String> inGroup = group.cells()
+			.stream()
+			.filter((cell) -> cell.workload().equals(workload) && cell.n() == n)
+			.map(SuitePlan.Cell::strategy)
+			.distinct()
+			.toList();
+		List<String> ids = new ArrayList<>();
+		for (Strategies.Descriptor d : Strategies.all()) {
+			if (inGroup.contains(d.id())) {
+				ids.add(d.id());
+			}
+		}
+		for (String id : inGroup) {
+			if (!ids.contains(id)) {
+				ids.add(id);
+			}
+		}
+		if (!windows) {
+			return ids.stream().filter((id) -> id.equals(Strategies.BATCH_TEMPLATE) || !isWindowVariant(id)).toList();
+		}
+		List<String> variants = new ArrayList<>(ids.stream().filter(Report::isWindowVariant).toList());
+		variants.sort(Comparator.comparingLong((id) -> inFlight(id, workload, Integer.MAX_VALUE)));
+		return variants;
+	}
+
+	private static boolean isWindowVariant(String id) {
+		return Strategies.windowBytes(id) > 0 || id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS)
+				|| id.equals(Strategies.BATCH_TEMPLATE);
+	}
+
+	/**
+	 * The most commands of one batch a BatchTemplate variant keeps in flight: the whole
+	 * chunks that fit in its windows (at least one).
+	 */
+	private static long inFlight(String id, String workload, int n) {
+		int chunk = (Strategies.sweepChunkSize(id) > 0) ? Strategies.sweepChunkSize(id)
+				: BatchTemplate.DEFAULT_CHUNK_SIZE;
+		long bytes = (Strategies.windowBytes(id) > 0) ? Strategies.windowBytes(id)
+				: BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES;
+		long commands = (Strategies.windowBytes(id) > 0) ? Strategies.UNBOUNDED_COMMANDS
+				: id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS) ? Strategies.TWO_CHUNKS
+						: BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS;
+		long chunkBytes = (long) chunk * Workload.requestBytes(workload);
+		long chunks = Math.max(1, Math.min(bytes / chunkBytes, commands / chunk));
+		return Math.min(n, chunks * chunk);
+	}
+
+	private void window() {
+		Optional<SuitePlan.Group> group = this.plan.group("rtt");
+		if (group.isEmpty() || this.results.timings.stream().noneMatch((t) -> t.group().equals("rtt"))) {
+			return;
+		}
+		int n = this.plan.headlineSize();
+		List<String> networks = group.get().networks();
+		this.md.append("## The window at a distance: BatchTemplate, N = ").append(count(n)).append("\n\n");
+		this.md.append("commands/s (ms/batch) of BatchTemplate with a byte window of each size (the command window ")
+			.append("too large to bind), with the defaults (")
+			.append(Strategies.size(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES))
+			.append(" and ")
+			.append(count(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS))
+			.append(" commands), and with the limit before the window (two chunks of ")
+			.append(count(BatchTemplate.DEFAULT_CHUNK_SIZE))
+			.append(" in flight). A SET with its TTL is ")
+			.append(Workload.requestBytes("SET"))
+			.append(" request bytes and a GET ")
+			.append(Workload.requestBytes("GET"))
+			.append(", so ")
+			.append(count(n))
+			.append(" SETs are ")
+			.append(String.format(Locale.ROOT, "%.1f", n * (double) Workload.requestBytes("SET") / 1024 / 1024))
+			.append(" MB: a batch smaller than the window goes out in one flight. \"In flight\" is the most ")
+			.append("commands of the batch written and not yet answered. To fill a round trip of R ms at C ")
+			.append("commands/s, the window must hold C × R / 1000 commands.\n\n");
+		for (String workload : group.get().workloads()) {
+			List<String> ids = rttStrategies(group.get(), workload, n, true);
+			if (ids.isEmpty()) {
 				continue;
 			}
-			this.md.append("| ").append(d.label());
-			for (Optional<SuiteResults.Timing> cell : cells) {
-				this.md.append(" | ");
-				cell.ifPresent((t) -> this.md.append(format(t.commandsPerSecond()))
-					.append(" (")
-					.append(ms(t.msPerBatch()))
-					.append(")")
-					.append((t.commands() != t.n()) ? " N=" + count(t.commands()) : ""));
+			this.md.append("### ").append(workload).append("\n\n| BatchTemplate | in flight |");
+			for (String network : networks) {
+				this.md.append(" RTT ").append(BenchmarkEnvironment.rttMillis(network)).append(" ms |");
 			}
-			this.md.append(" |\n");
+			this.md.append("\n|---|---:|").append("---:|".repeat(networks.size())).append('\n');
+			for (String id : ids) {
+				this.md.append("| ").append(windowLabel(id)).append(" | ").append(count(inFlight(id, workload, n)));
+				this.md.append(" |");
+				for (String network : networks) {
+					this.md.append(' ').append(rttCell(timing(id, workload, n, network))).append(" |");
+				}
+				this.md.append('\n');
+			}
+			this.md.append("| Jedis Pipeline (for reference) | ").append(count(n)).append(" |");
+			for (String network : networks) {
+				this.md.append(' ').append(rttCell(timing(Strategies.JEDIS, workload, n, network))).append(" |");
+			}
+			this.md.append("\n\n");
 		}
-		this.md.append("\n![commands per second against round-trip time](").append(RTT_SVG).append(")\n\n");
+		this.md.append("![commands per second against round-trip time, by window](").append(WINDOW_SVG).append(")\n\n");
+	}
+
+	private static String windowLabel(String id) {
+		if (id.equals(Strategies.BATCH_TEMPLATE)) {
+			return "defaults (" + Strategies.size(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES) + ", "
+					+ count(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS) + " commands)";
+		}
+		if (id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS)) {
+			return "two chunks (before the window)";
+		}
+		return "window " + Strategies.size(Strategies.windowBytes(id));
 	}
 
 	private void sweep() {
@@ -377,21 +584,25 @@ final class Report {
 			return;
 		}
 		List<Integer> chunkSizes = new ArrayList<>();
-		List<Integer> parallelism = new ArrayList<>();
-		sweepAxes(rows, chunkSizes, parallelism);
+		List<Long> windows = new ArrayList<>();
+		sweepAxes(rows, chunkSizes, windows);
+		int n = rows.get(0).n();
 		this.md.append("## Defaults sweep: `BatchTemplate.setAll`, ")
-			.append(count(rows.get(0).n()))
-			.append(" keys with TTL, loopback")
-			.append("\n\ncommands/s (ms/batch ± error)\n\n| chunk size |");
-		for (int p : parallelism) {
-			this.md.append(" parallelism ").append(p).append(" |");
+			.append(count(n))
+			.append(" keys with TTL, chunk size × byte window, loopback")
+			.append("\n\ncommands/s (ms/batch ± error). Templates built without Spring, the command window too large ")
+			.append("to bind. At least one chunk is always in flight: where the window holds fewer than two chunks ")
+			.append("(marked ¹), the connection waits for each chunk's replies before it sends the next.\n\n")
+			.append("| chunk size |");
+		for (long w : windows) {
+			this.md.append(" window ").append(Strategies.size(w)).append(" |");
 		}
-		this.md.append("\n|---:|").append("---:|".repeat(parallelism.size())).append('\n');
+		this.md.append("\n|---:|").append("---:|".repeat(windows.size())).append('\n');
 		for (int c : chunkSizes) {
-			this.md.append("| ").append(c).append(" |");
-			for (int p : parallelism) {
+			this.md.append("| ").append(count(c)).append(" |");
+			for (long w : windows) {
 				Optional<SuiteResults.Timing> t = rows.stream()
-					.filter((r) -> r.strategy().equals(Strategies.sweepId(c, p)))
+					.filter((r) -> r.strategy().equals(Strategies.sweepId(c, w)))
 					.findFirst();
 				this.md.append(' ');
 				t.ifPresent((r) -> this.md.append(format(r.commandsPerSecond()))
@@ -399,7 +610,8 @@ final class Report {
 					.append(ms(r.msPerBatch()))
 					.append(" ± ")
 					.append(ms(r.msError()))
-					.append(")"));
+					.append(")")
+					.append((w / ((long) c * Workload.requestBytes("SET")) < 2) ? " ¹" : ""));
 				this.md.append(" |");
 			}
 			this.md.append('\n');
@@ -412,9 +624,8 @@ final class Report {
 				.append(format(best.commandsPerSecond()))
 				.append(" commands/s. Rates within the error bars of each other are ties.\n"));
 		String network = rows.get(0).network();
-		int size = rows.get(0).n();
-		for (String reference : List.of(Strategies.LETTUCE, Strategies.JEDIS)) {
-			timing(reference, "SET", size, network).ifPresent((t) -> this.md.append("For reference, ")
+		for (String reference : List.of(Strategies.BATCH_TEMPLATE, Strategies.LETTUCE, Strategies.JEDIS)) {
+			timing(reference, "SET", n, network).ifPresent((t) -> this.md.append("For reference, ")
 				.append(label(reference))
 				.append(" in the same run: ")
 				.append(format(t.commandsPerSecond()))
@@ -424,18 +635,19 @@ final class Report {
 		this.md.append('\n');
 	}
 
-	private static void sweepAxes(List<SuiteResults.Timing> rows, List<Integer> chunkSizes, List<Integer> parallelism) {
+	private static void sweepAxes(List<SuiteResults.Timing> rows, List<Integer> chunkSizes, List<Long> windows) {
 		for (SuiteResults.Timing t : rows) {
-			int[] cp = sweepParameters(t.strategy());
-			if (!chunkSizes.contains(cp[0])) {
-				chunkSizes.add(cp[0]);
+			int chunk = Strategies.sweepChunkSize(t.strategy());
+			long window = Strategies.windowBytes(t.strategy());
+			if (chunk > 0 && !chunkSizes.contains(chunk)) {
+				chunkSizes.add(chunk);
 			}
-			if (!parallelism.contains(cp[1])) {
-				parallelism.add(cp[1]);
+			if (window > 0 && !windows.contains(window)) {
+				windows.add(window);
 			}
 		}
 		chunkSizes.sort(Integer::compare);
-		parallelism.sort(Integer::compare);
+		windows.sort(Long::compare);
 	}
 
 	private void memory() {
@@ -444,21 +656,27 @@ final class Report {
 		}
 		this.md.append("## Memory: one batch of ")
 			.append(count(this.plan.memoryCommands()))
-			.append(" SET in `-Xmx256m`\n\n");
-		this.md.append("Peak heap: the most heap in use (sampled every 5 ms and before each collection); peak live: ")
-			.append("the most heap still in use right after a collection; server omem: the peak sum of ")
-			.append("`CLIENT LIST` `omem` (replies the server buffered for clients), polled every 20 ms.\n\n");
-		this.md.append("| strategy | completes | time | peak heap MB | peak live MB | server omem MB | note |\n");
-		this.md.append("|---|---|---:|---:|---:|---:|---|\n");
+			.append(" SET in a small heap\n\n");
+		this.md.append("Each run is a JVM of its own with the heap shown. Peak heap: the most heap in use (sampled ")
+			.append("every 5 ms and before each collection); peak live: the most heap in use right after a full ")
+			.append("collection, forced once a second during the batch (n/a when the batch ended within a second); ")
+			.append("server omem: the peak of `CLIENT LIST` `omem` (replies the server buffered and the client had ")
+			.append("not read) summed over the strategy's connections, polled every 20 ms. A JVM that runs out of ")
+			.append("memory exits, and the row says how far it got.\n\n");
+		this.md
+			.append("| strategy | heap | completes | time | peak heap MB | peak live MB | server omem MB | note |\n");
+		this.md.append("|---|---:|---|---:|---:|---:|---:|---|\n");
 		for (SuiteResults.Memory m : this.results.memory) {
 			boolean ok = "OK".equals(m.status());
 			boolean skipped = "SKIPPED".equals(m.status());
 			this.md.append("| ")
 				.append(label(m.strategy()))
 				.append(" | ")
+				.append(m.heapMb())
+				.append(" MB | ")
 				.append(ok ? "yes" : skipped ? "not run" : "**no** (" + m.status() + ")")
 				.append(" | ")
-				.append(ok ? String.format(Locale.ROOT, "%.1f s", m.elapsedMillis() / 1000.0) : "")
+				.append(ok ? seconds(m.elapsedMillis()) : "")
 				.append(" | ")
 				.append(skipped ? "" : mb(m.peakHeapMb()))
 				.append(" | ")
@@ -543,6 +761,7 @@ final class Report {
 	private void strategies() {
 		this.md.append("## Strategies\n\n| id | strategy | configuration |\n|---|---|---|\n");
 		List<Strategies.Descriptor> described = new ArrayList<>(Strategies.all());
+		described.addAll(Strategies.cluster());
 		described.addAll(Strategies.springBatch());
 		for (Strategies.Descriptor d : described) {
 			this.md.append("| `")
@@ -553,7 +772,12 @@ final class Report {
 				.append(d.description())
 				.append(" |\n");
 		}
-		this.md.append("| `batchTemplate-c<C>-p<P>` | BatchTemplate, chunk C, parallelism P | ")
+		this.md.append("| `batchTemplate-w<size>` | BatchTemplate, window of that size | ")
+			.append("the auto-configured stringBatchTemplate with redis.batch.max-in-flight-bytes=<size> and ")
+			.append("max-in-flight-commands=")
+			.append(Strategies.UNBOUNDED_COMMANDS)
+			.append(" (the window variants; size in KB or MB: 256k, 4m) |\n");
+		this.md.append("| `batchTemplate-c<C>-w<size>` | BatchTemplate, chunk C, window of that size | ")
 			.append("StringBatchTemplate on a BatchConnectionPool built without Spring (the sweep) |\n\n");
 	}
 
@@ -590,35 +814,37 @@ final class Report {
 	String csv() {
 		StringBuilder csv = new StringBuilder();
 		csv.append("kind,group,strategy,workload,n,commands,network,rtt_ms,ms_per_batch,ms_error,samples,"
-				+ "commands_per_s,status,peak_heap_mb,peak_live_mb,peak_omem_mb,new_connections_per_1000_batches,note\n");
+				+ "commands_per_s,status,xmx_mb,peak_heap_mb,peak_live_mb,peak_omem_mb,"
+				+ "new_connections_per_1000_batches,note\n");
 		for (SuiteResults.Timing t : this.results.timings) {
 			csv.append(String.join(",", "jmh", t.group(), t.strategy(), t.workload(), String.valueOf(t.n()),
 					String.valueOf(t.commands()), t.network(), String.valueOf(t.rttMillis()), plain(t.msPerBatch()),
 					plain(t.msError()), String.valueOf(t.samples()), plain(t.commandsPerSecond()), "OK", "", "", "", "",
-					""))
+					"", ""))
 				.append('\n');
 		}
 		for (RedisBenchmarkTool.Result r : this.results.physical) {
 			csv.append(String.join(",", "redis-benchmark", "physical", "redis-benchmark", r.test(), "", "", "direct",
-					"0", "", "", "", plain(r.requestsPerSecond()), "OK", "", "", "", "", quote(r.command())))
+					"0", "", "", "", plain(r.requestsPerSecond()), "OK", "", "", "", "", "", quote(r.command())))
 				.append('\n');
 		}
 		for (SuiteResults.Memory m : this.results.memory) {
 			csv.append(String.join(",", "memory", "memory", m.strategy(), "SET", String.valueOf(m.commands()),
 					String.valueOf(m.recorded()), "direct", "0", plain(m.elapsedMillis()), "", "", "", m.status(),
-					plain(m.peakHeapMb()), plain(m.peakLiveMb()), plain(m.peakOmemMb()), "", quote(m.note())))
+					String.valueOf(m.heapMb()), plain(m.peakHeapMb()), plain(m.peakLiveMb()), plain(m.peakOmemMb()), "",
+					quote(m.note())))
 				.append('\n');
 		}
 		for (SuiteResults.Connections c : this.results.connections) {
-			csv.append(
-					String.join(",", "connections", "connections", c.strategy(), "SET", String.valueOf(c.batchSize()),
-							String.valueOf(c.batchSize()), "direct", "0", "", "", String.valueOf(c.batches()), "",
-							c.status(), "", "", "", "OK".equals(c.status()) ? plain(per1000(c)) : "", quote(c.note())))
+			csv.append(String.join(",", "connections", "connections", c.strategy(), "SET",
+					String.valueOf(c.batchSize()), String.valueOf(c.batchSize()), "direct", "0", "", "",
+					String.valueOf(c.batches()), "", c.status(), "", "", "", "",
+					"OK".equals(c.status()) ? plain(per1000(c)) : "", quote(c.note())))
 				.append('\n');
 		}
 		for (SuiteResults.Missing m : this.results.missing) {
 			csv.append(String.join(",", "jmh", m.group(), quote(m.benchmark()), "", "", "", "", "", "", "", "", "",
-					"FAILED", "", "", "", "", quote(m.reason())))
+					"FAILED", "", "", "", "", "", quote(m.reason())))
 				.append('\n');
 		}
 		return csv.toString();
@@ -651,50 +877,106 @@ final class Report {
 	}
 
 	String rttChart() {
-		List<Charts.Series> series = new ArrayList<>();
-		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("rtt"));
-		for (Strategies.Descriptor d : Strategies.all()) {
-			List<Double> values = new ArrayList<>();
-			boolean any = false;
-			for (String network : BenchmarkEnvironment.PROXIED) {
-				Optional<SuiteResults.Timing> t = rows.stream()
-					.filter((r) -> r.strategy().equals(d.id()) && r.network().equals(network))
-					.findFirst();
-				values.add(t.map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
-				any |= t.isPresent();
+		Optional<SuitePlan.Group> group = this.plan.group("rtt");
+		List<String> panels = new ArrayList<>();
+		if (group.isPresent()) {
+			List<String> colors = new ArrayList<>();
+			for (String workload : group.get().workloads()) {
+				for (int n : group.get().sizes()) {
+					rttStrategies(group.get(), workload, n, false).stream()
+						.filter((id) -> !colors.contains(id))
+						.forEach(colors::add);
+				}
 			}
-			if (any) {
-				series.add(new Charts.Series(d.label(), values));
+			for (String workload : group.get().workloads()) {
+				for (int n : group.get().sizes()) {
+					panels.add(rttPanel(workload + ", batches of " + count(n), group.get().networks(), workload, n,
+							rttStrategies(group.get(), workload, n, false), List.of(), colors, false));
+				}
 			}
 		}
-		int n = rows.isEmpty() ? 0 : rows.get(0).n();
-		return Charts.lines("SET, batches of " + count(n) + ", against added round-trip time", "added round trip (ms)",
-				"commands per second (log)", List.of("0", "1", "10"), series, true);
+		if (panels.isEmpty()) {
+			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
+		}
+		return Charts.panels("Commands per second against the added round trip (log scale)", panels);
+	}
+
+	String windowChart() {
+		Optional<SuitePlan.Group> group = this.plan.group("rtt");
+		int n = this.plan.headlineSize();
+		List<String> panels = new ArrayList<>();
+		if (group.isPresent()) {
+			List<String> colors = new ArrayList<>();
+			for (String workload : group.get().workloads()) {
+				rttStrategies(group.get(), workload, n, true).stream()
+					.filter((id) -> !colors.contains(id))
+					.forEach(colors::add);
+			}
+			colors.add(Strategies.JEDIS);
+			for (String workload : group.get().workloads()) {
+				panels.add(rttPanel("BatchTemplate " + workload + ", batches of " + count(n) + ", by window",
+						group.get().networks(), workload, n, rttStrategies(group.get(), workload, n, true),
+						List.of(Strategies.JEDIS), colors, true));
+			}
+		}
+		if (panels.isEmpty()) {
+			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
+		}
+		return Charts.panels("The in-flight window at a distance (log scale)", panels);
+	}
+
+	/**
+	 * One panel of commands/s against the round trip.
+	 * @param colors the ids in colour order, so that a strategy has the same colour in
+	 * every panel
+	 * @param byWindow whether to name the lines by their window
+	 */
+	private String rttPanel(String title, List<String> networks, String workload, int n, List<String> ids,
+			List<String> references, List<String> colors, boolean byWindow) {
+		List<Charts.Series> series = new ArrayList<>();
+		for (String id : ids) {
+			series.add(new Charts.Series(byWindow ? windowLabel(id) : label(id), rates(id, workload, n, networks),
+					false, colors.indexOf(id)));
+		}
+		for (String id : references) {
+			series.add(new Charts.Series(label(id), rates(id, workload, n, networks), true, colors.indexOf(id)));
+		}
+		return Charts.lines(title, "added round trip (ms; 0 = loopback, no proxy)", "commands per second (log)",
+				networks.stream().map((network) -> String.valueOf(BenchmarkEnvironment.rttMillis(network))).toList(),
+				series, true);
+	}
+
+	private List<Double> rates(String id, String workload, int n, List<String> networks) {
+		List<Double> values = new ArrayList<>();
+		for (String network : networks) {
+			values.add(timing(id, workload, n, network).map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
+		}
+		return values;
 	}
 
 	String sweepChart() {
 		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("sweep"));
 		List<Integer> chunkSizes = new ArrayList<>();
-		List<Integer> parallelism = new ArrayList<>();
-		sweepAxes(rows, chunkSizes, parallelism);
+		List<Long> windows = new ArrayList<>();
+		sweepAxes(rows, chunkSizes, windows);
 		List<Charts.Series> series = new ArrayList<>();
-		for (int p : parallelism) {
+		for (long w : windows) {
 			List<Double> values = new ArrayList<>();
 			for (int c : chunkSizes) {
 				values.add(rows.stream()
-					.filter((r) -> r.strategy().equals(Strategies.sweepId(c, p)))
+					.filter((r) -> r.strategy().equals(Strategies.sweepId(c, w)))
 					.findFirst()
 					.map(SuiteResults.Timing::commandsPerSecond)
 					.orElse(Double.NaN));
 			}
-			series.add(new Charts.Series("BatchTemplate, parallelism " + p, values));
+			series.add(new Charts.Series("BatchTemplate, window " + Strategies.size(w), values));
 		}
 		int n = rows.isEmpty() ? 0 : rows.get(0).n();
 		for (String reference : List.of(Strategies.LETTUCE, Strategies.JEDIS)) {
 			timing(reference, "SET", n, "direct").ifPresent((t) -> series.add(new Charts.Series(label(reference),
 					chunkSizes.stream().map((c) -> t.commandsPerSecond()).toList(), true)));
 		}
-		return Charts.lines("BatchTemplate.setAll of " + count(n) + " keys with TTL: chunk size and parallelism",
+		return Charts.lines("BatchTemplate.setAll of " + count(n) + " keys with TTL: chunk size and byte window",
 				"chunk size (commands)", "commands per second", chunkSizes.stream().map(String::valueOf).toList(),
 				series, false);
 	}
@@ -707,11 +989,6 @@ final class Report {
 
 	private List<SuiteResults.Timing> select(Predicate<SuiteResults.Timing> filter) {
 		return this.results.timings.stream().filter(filter).toList();
-	}
-
-	private static int[] sweepParameters(String id) {
-		String[] parts = id.split("-");
-		return new int[] { Integer.parseInt(parts[1].substring(1)), Integer.parseInt(parts[2].substring(1)) };
 	}
 
 	private static String label(String id) {
@@ -739,6 +1016,24 @@ final class Report {
 			return "n/a";
 		}
 		return String.format(Locale.ROOT, (value >= 100) ? "%.0f" : (value >= 10) ? "%.1f" : "%.2f", value);
+	}
+
+	private static String seconds(long millis) {
+		return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+	}
+
+	private static String rttLabel(String network) {
+		int rtt = BenchmarkEnvironment.rttMillis(network);
+		return "direct".equals(network) ? "RTT 0 ms (loopback)" : "RTT " + rtt + " ms";
+	}
+
+	private static List<Integer> sizesOf(SuitePlan.Group group, String strategy, String workload) {
+		return group.cells()
+			.stream()
+			.filter((cell) -> cell.strategy().equals(strategy) && cell.workload().equals(workload))
+			.map(SuitePlan.Cell::n)
+			.distinct()
+			.toList();
 	}
 
 	private static String mb(double value) {

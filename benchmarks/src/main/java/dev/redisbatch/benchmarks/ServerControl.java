@@ -116,6 +116,14 @@ final class ServerControl implements AutoCloseable {
 	}
 
 	/**
+	 * {@code CLIENT ID} of this connection.
+	 * @return the id
+	 */
+	long clientId() {
+		return this.connection.sync().clientId();
+	}
+
+	/**
 	 * {@code CLIENT LIST}.
 	 * @return one line per client
 	 */

@@ -2,9 +2,13 @@ package dev.redisbatch.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchTemplate;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 
@@ -12,8 +16,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection.Pipel
  * Every strategy of the suite, by id. The ids are the values of the JMH parameter
  * {@code strategy}.
  * <p>
- * Besides the named strategies, {@code batchTemplate-c<chunkSize>-p<parallelism>} builds
- * a {@code BatchTemplate} with those options (the defaults sweep).
+ * Besides the named strategies, two families vary the in-flight window of
+ * {@code BatchTemplate} (sizes are written {@code 256k}, {@code 4m}: KB and MB of 1024):
+ * <ul>
+ * <li>{@code batchTemplate-w<size>}: the auto-configured template with
+ * {@code redis.batch.max-in-flight-bytes=<size>} and a command window too large to bind,
+ * so that only the byte window limits it (the window sweep at a distance, and the memory
+ * runs);</li>
+ * <li>{@code batchTemplate-c<chunkSize>-w<size>}: a template built without Spring with
+ * that chunk size and byte window, the command window again too large to bind (the
+ * defaults sweep).</li>
+ * </ul>
  */
 final class Strategies {
 
@@ -35,9 +48,7 @@ final class Strategies {
 
 	static final String BATCH_TEMPLATE = "batchTemplate";
 
-	static final String BATCH_TEMPLATE_P1 = "batchTemplateP1";
-
-	static final String BATCH_TEMPLATE_P4 = "batchTemplateP4";
+	static final String BATCH_TEMPLATE_TWO_CHUNKS = "batchTemplateTwoChunks";
 
 	static final String REDIS_BATCH_METHOD = "redisBatchMethod";
 
@@ -51,7 +62,26 @@ final class Strategies {
 
 	static final String REDIS_BATCH_ITEMS = "redisBatchItem";
 
-	private static final Pattern SWEEP = Pattern.compile("batchTemplate-c(\\d+)-p(\\d+)");
+	/**
+	 * The command window of the window variants: the most accepted, so that only the byte
+	 * window binds.
+	 */
+	static final int UNBOUNDED_COMMANDS = BatchOptions.MAX_IN_FLIGHT_COMMANDS;
+
+	/**
+	 * The command window of the pre-window variant: two default chunks.
+	 */
+	static final int TWO_CHUNKS = 2 * BatchTemplate.DEFAULT_CHUNK_SIZE;
+
+	private static final String SIZE = "(\\d+)([km])";
+
+	private static final Pattern WINDOW = Pattern.compile("batchTemplate-w" + SIZE);
+
+	private static final Pattern SWEEP = Pattern.compile("batchTemplate-c(\\d+)-w" + SIZE);
+
+	private static final long KB = 1024;
+
+	private static final long MB = 1024 * KB;
 
 	private static final List<Descriptor> ALL = List.of(
 			new Descriptor(ROUND_TRIP, "StringRedisTemplate, one command per round trip",
@@ -81,14 +111,18 @@ final class Strategies {
 			new Descriptor(JEDIS, "Jedis Pipeline", "Jedis RedisClient (pooled), pipelined(), sync()",
 					JedisPipelineStrategy::new),
 			new Descriptor(BATCH_TEMPLATE, "BatchTemplate, defaults",
-					"the auto-configured stringBatchTemplate: setAll / getAll / execute with the default options",
+					"the auto-configured stringBatchTemplate with no redis.batch property: setAll / getAll / execute "
+							+ "with the default options (chunks of " + BatchTemplate.DEFAULT_CHUNK_SIZE + ", window of "
+							+ size(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES) + " and "
+							+ String.format(Locale.ROOT, "%,d", BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS)
+							+ " commands)",
 					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint)),
-			new Descriptor(BATCH_TEMPLATE_P1, "BatchTemplate, parallelism 1",
-					"the auto-configured stringBatchTemplate with redis.batch.parallelism=1 (one chunk in flight)",
-					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint, "redis.batch.parallelism=1")),
-			new Descriptor(BATCH_TEMPLATE_P4, "BatchTemplate, parallelism 4",
-					"the auto-configured stringBatchTemplate with redis.batch.parallelism=4",
-					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint, "redis.batch.parallelism=4")),
+			new Descriptor(BATCH_TEMPLATE_TWO_CHUNKS, "BatchTemplate, two chunks in flight (pre-window limit)",
+					"the auto-configured stringBatchTemplate with redis.batch.max-in-flight-commands=" + TWO_CHUNKS
+							+ " (2 × chunk-size): at most two chunks in flight, the limit "
+							+ "BatchTemplate had before the window (parallelism 2)",
+					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint,
+							"redis.batch.max-in-flight-commands=" + TWO_CHUNKS)),
 			new Descriptor(REDIS_BATCH_METHOD, "@RedisBatch method",
 					"StringRedisTemplate calls (opsForValue().set(k, v, ttl), ...) in a @RedisBatch method; reads "
 							+ "through StringBatchTemplate.execute, which joins the method's batch",
@@ -185,13 +219,67 @@ final class Strategies {
 	}
 
 	/**
-	 * The id of a sweep strategy.
-	 * @param chunkSize the chunk size
-	 * @param parallelism the parallelism
+	 * The id of a window variant: the auto-configured template with this byte window.
+	 * @param windowBytes the byte window, a whole number of KB
 	 * @return the id
 	 */
-	static String sweepId(int chunkSize, int parallelism) {
-		return "batchTemplate-c" + chunkSize + "-p" + parallelism;
+	static String windowId(long windowBytes) {
+		return "batchTemplate-w" + sizeId(windowBytes);
+	}
+
+	/**
+	 * The id of a sweep strategy: a template built with this chunk size and byte window.
+	 * @param chunkSize the chunk size
+	 * @param windowBytes the byte window, a whole number of KB
+	 * @return the id
+	 */
+	static String sweepId(int chunkSize, long windowBytes) {
+		return "batchTemplate-c" + chunkSize + "-w" + sizeId(windowBytes);
+	}
+
+	/**
+	 * The byte window of a window variant or sweep strategy.
+	 * @param id the id
+	 * @return the window in bytes, or -1 when the id has none
+	 */
+	static long windowBytes(String id) {
+		Matcher window = WINDOW.matcher(id);
+		if (window.matches()) {
+			return bytes(window.group(1), window.group(2));
+		}
+		Matcher sweep = SWEEP.matcher(id);
+		return sweep.matches() ? bytes(sweep.group(2), sweep.group(3)) : -1;
+	}
+
+	/**
+	 * The chunk size of a sweep strategy.
+	 * @param id the id
+	 * @return the chunk size, or -1 when the id is not a sweep strategy
+	 */
+	static int sweepChunkSize(String id) {
+		Matcher sweep = SWEEP.matcher(id);
+		return sweep.matches() ? Integer.parseInt(sweep.group(1)) : -1;
+	}
+
+	/**
+	 * A size as people read it: {@code 256 KB}, {@code 16 MB}.
+	 * @param bytes the size
+	 * @return the text
+	 */
+	static String size(long bytes) {
+		return (bytes % MB == 0) ? (bytes / MB) + " MB"
+				: (bytes % KB == 0) ? (bytes / KB) + " KB" : String.format(Locale.ROOT, "%,d bytes", bytes);
+	}
+
+	private static String sizeId(long bytes) {
+		if (bytes <= 0 || bytes % KB != 0) {
+			throw new IllegalArgumentException("A window is a whole number of KB, not " + bytes + " bytes");
+		}
+		return (bytes % MB == 0) ? (bytes / MB) + "m" : (bytes / KB) + "k";
+	}
+
+	private static long bytes(String number, String unit) {
+		return Long.parseLong(number) * ("m".equals(unit) ? MB : KB);
 	}
 
 	/**
@@ -215,17 +303,28 @@ final class Strategies {
 				return descriptor;
 			}
 		}
+		Matcher window = WINDOW.matcher(id);
+		if (window.matches()) {
+			long bytes = windowBytes(id);
+			return new Descriptor(id, "BatchTemplate, window " + size(bytes),
+					"the auto-configured stringBatchTemplate with redis.batch.max-in-flight-bytes=" + bytes
+							+ "B and max-in-flight-commands=" + UNBOUNDED_COMMANDS + " (so that only the byte "
+							+ "window binds)",
+					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint,
+							"redis.batch.max-in-flight-bytes=" + bytes + "B",
+							"redis.batch.max-in-flight-commands=" + UNBOUNDED_COMMANDS));
+		}
 		Matcher sweep = SWEEP.matcher(id);
 		if (sweep.matches()) {
-			int chunkSize = Integer.parseInt(sweep.group(1));
-			int parallelism = Integer.parseInt(sweep.group(2));
-			return new Descriptor(id, "BatchTemplate, chunk " + chunkSize + ", parallelism " + parallelism,
-					"StringBatchTemplate built with BatchOptions chunkSize(" + chunkSize + ").parallelism("
-							+ parallelism + ")",
-					(endpoint) -> BatchTemplateStrategy.built(endpoint, chunkSize, parallelism));
+			int chunkSize = sweepChunkSize(id);
+			long bytes = windowBytes(id);
+			return new Descriptor(id, "BatchTemplate, chunk " + chunkSize + ", window " + size(bytes),
+					"StringBatchTemplate built with BatchOptions chunkSize(" + chunkSize + ").maxInFlightBytes(" + bytes
+							+ ").maxInFlightCommands(" + UNBOUNDED_COMMANDS + ")",
+					(endpoint) -> BatchTemplateStrategy.built(endpoint, chunkSize, bytes));
 		}
-		throw new IllegalArgumentException(
-				"Unknown strategy '" + id + "'; known: " + ids() + " and batchTemplate-c<chunkSize>-p<parallelism>");
+		throw new IllegalArgumentException("Unknown strategy '" + id + "'; known: " + ids()
+				+ ", batchTemplate-w<size> and batchTemplate-c<chunkSize>-w<size> (size: 256k, 4m, ...)");
 	}
 
 	/**

@@ -60,7 +60,7 @@ public class StrategyBenchmark {
 
 	/**
 	 * {@code direct}, or through the latency-adding proxy: {@code rtt0}, {@code rtt1},
-	 * {@code rtt10}; or {@code cluster}, the local Redis Cluster.
+	 * {@code rtt5}, {@code rtt10}; or {@code cluster}, the local Redis Cluster.
 	 */
 	@Param({ "direct" })
 	public String network = "direct";

@@ -2,8 +2,12 @@ package dev.redisbatch.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+
+import dev.redisbatch.BatchTemplate;
 
 /**
  * What one run of the suite measures, by profile.
@@ -15,124 +19,313 @@ import java.util.Locale;
  * <li>{@code smoke}: tiny sizes and iterations, to prove the whole chain works in a few
  * minutes. Its numbers mean nothing.</li>
  * </ul>
+ * A benchmark (strategy, workload, N, network) that an earlier group of the run already
+ * measured is not measured again: the {@code rtt} group's RTT 0 column is loopback, the
+ * cells of {@code peers} and {@code sizes}, and it runs them itself only when those
+ * groups are not selected.
  *
  * @param profile the profile name
  * @param headlineSize the N of the side-by-side comparison and of the targets
  * @param groups the JMH groups, in run order
  * @param memoryCommands the size of the memory runs' batch
+ * @param memoryRuns the memory runs, in order
  * @param memoryTimeout how long one memory run may take
+ * @param connectionStrategies the strategies whose connections are counted
  * @param connectionBatches the number of batches of a connection count
  * @param connectionBatchSize the commands per batch of a connection count
  * @param redisBenchmarkRequests {@code redis-benchmark -n}
  * @param redisBenchmarkKeySpace {@code redis-benchmark -r}
  */
-record SuitePlan(String profile, int headlineSize, List<Group> groups, int memoryCommands, Duration memoryTimeout,
-		int connectionBatches, int connectionBatchSize, int redisBenchmarkRequests, int redisBenchmarkKeySpace) {
+record SuitePlan(String profile, int headlineSize, List<Group> groups, int memoryCommands, List<MemoryRun> memoryRuns,
+		Duration memoryTimeout, List<String> connectionStrategies, int connectionBatches, int connectionBatchSize,
+		int redisBenchmarkRequests, int redisBenchmarkKeySpace) {
 
 	/**
-	 * The strategies of the size series.
+	 * The strategies of the size series (1,000 and 10,000 commands; 100,000 is the peers
+	 * group).
 	 */
-	static final List<String> SIZE_SERIES = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS, Strategies.LETTUCE,
-			Strategies.PIPELINED_BOOT);
+	static final List<String> SIZE_SERIES = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS);
 
 	/**
-	 * The strategies of the size series at one million commands (executePipelined with
-	 * Boot's defaults takes several seconds per batch there; the memory runs cover it).
+	 * The strategies of the size series at one million commands, where the default
+	 * command window binds (executePipelined and Lettuce take several seconds per batch
+	 * there; the memory runs cover them).
 	 */
-	static final List<String> SIZE_SERIES_1M = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS, Strategies.LETTUCE);
+	static final List<String> SIZE_SERIES_1M = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS);
+
+	/**
+	 * The strategies of the mixed batch.
+	 */
+	static final List<String> MIXED_SERIES = List.of(Strategies.PIPELINED_BOOT, Strategies.LETTUCE, Strategies.REDISSON,
+			Strategies.JEDIS, Strategies.BATCH_TEMPLATE, Strategies.REDIS_BATCH_METHOD);
 
 	/**
 	 * The chunk sizes of the defaults sweep.
 	 */
-	static final List<Integer> SWEEP_CHUNK_SIZES = List.of(100, 500, 1000, 2000, 5000, 10000);
+	static final List<Integer> SWEEP_CHUNK_SIZES = List.of(100, 300, 1000, 3000, 10000);
 
 	/**
-	 * The parallelism values of the defaults sweep.
+	 * The byte windows of the defaults sweep.
 	 */
-	static final List<Integer> SWEEP_PARALLELISM = List.of(1, 2, 4);
+	static final List<Long> SWEEP_WINDOWS = List.of(mb(1), mb(4), mb(16));
+
+	/**
+	 * The networks of the rtt group: loopback (RTT 0) and the proxy at 1, 5 and 10 ms.
+	 */
+	static final List<String> RTT_NETWORKS = List.of("direct", "rtt1", "rtt5", "rtt10");
+
+	/**
+	 * The batch sizes of the rtt group.
+	 */
+	static final List<Integer> RTT_SIZES = List.of(10_000, 100_000);
+
+	/**
+	 * The strategies of the rtt group's targets, measured in every cell.
+	 */
+	static final List<String> RTT_TARGETS = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS);
+
+	/**
+	 * The other strategies of the rtt group, at the headline size.
+	 */
+	static final List<String> RTT_PEERS = List.of(Strategies.PIPELINED_BOOT, Strategies.LETTUCE, Strategies.REDISSON,
+			Strategies.REDIS_BATCH_METHOD, Strategies.BATCH_TEMPLATE_TWO_CHUNKS);
+
+	/**
+	 * The byte windows of the window sweep at a distance (the defaults are the sweep's
+	 * largest value, {@link BatchTemplate#DEFAULT_MAX_IN_FLIGHT_BYTES}; a window above
+	 * the batch's bytes, 12.5 MB for 100,000 SETs, cannot differ from it).
+	 */
+	static final List<Long> RTT_WINDOWS = List.of(mb(1), mb(4));
+
+	/**
+	 * The byte windows of the memory runs besides the defaults.
+	 */
+	static final List<Long> MEMORY_WINDOWS = List.of(mb(4), mb(64));
+
+	/**
+	 * The heap of the memory runs, in MB.
+	 */
+	static final int MEMORY_HEAP_MB = 128;
+
+	/**
+	 * The heap of the memory run kept from before, in MB.
+	 */
+	static final int MEMORY_HEAP_MB_BEFORE = 256;
 
 	static SuitePlan of(String profile) {
 		return switch (profile.toLowerCase(Locale.ROOT)) {
-			case "standard" ->
-				standard(new Iterations(2, 500, 3, 500, 1), new Iterations(1, 500, 2, 500, 1), "standard");
-			case "full" -> standard(new Iterations(3, 2000, 5, 2000, 2), new Iterations(2, 1000, 3, 1000, 2), "full");
+			case "standard" -> standard(new Iterations(2, 500, 3, 500, 1), new Iterations(1, 500, 2, 500, 1),
+					new Iterations(1, 300, 2, 300, 1), "standard");
+			case "full" -> standard(new Iterations(3, 2000, 5, 2000, 2), new Iterations(2, 1000, 3, 1000, 2),
+					new Iterations(2, 1000, 3, 1000, 2), "full");
 			case "smoke" -> smoke();
 			default -> throw new IllegalArgumentException("Unknown profile '" + profile + "': standard, full or smoke");
 		};
 	}
 
-	private static SuitePlan standard(Iterations main, Iterations light, String name) {
-		List<String> all = Strategies.ids();
+	private static SuitePlan standard(Iterations main, Iterations light, Iterations rtt, String name) {
+		int n = 100_000;
 		List<Group> groups = new ArrayList<>();
-		groups.add(new Group("peers", "SET and GET, side by side", all, List.of("SET", "GET"), List.of(100_000),
+		groups.add(Group.of("peers", "SET and GET, side by side", Strategies.ids(), List.of("SET", "GET"), List.of(n),
 				List.of("direct"), main));
-		groups
-			.add(new Group("sweep", "Defaults sweep: BatchTemplate.setAll", sweep(SWEEP_CHUNK_SIZES, SWEEP_PARALLELISM),
-					List.of("SET"), List.of(100_000), List.of("direct"), main));
-		groups
-			.add(new Group("mixed", "Mixed batch", all, List.of("MIXED"), List.of(100_000), List.of("direct"), light));
-		groups.add(new Group("sizes", "Batch sizes", SIZE_SERIES, List.of("SET", "GET"), List.of(1_000, 10_000),
+		groups.add(Group.of("sweep", "Defaults sweep: BatchTemplate.setAll, chunk size × byte window",
+				sweep(SWEEP_CHUNK_SIZES, SWEEP_WINDOWS), List.of("SET"), List.of(n), List.of("direct"), main));
+		groups.add(
+				Group.of("mixed", "Mixed batch", MIXED_SERIES, List.of("MIXED"), List.of(n), List.of("direct"), light));
+		groups.add(Group.of("sizes", "Batch sizes", SIZE_SERIES, List.of("SET", "GET"), List.of(1_000, 10_000),
 				List.of("direct"), light));
-		groups.add(new Group("sizes-1m", "Batch sizes (1M)", SIZE_SERIES_1M, List.of("SET", "GET"), List.of(1_000_000),
+		groups.add(Group.of("sizes-1m", "Batch sizes (1M)", SIZE_SERIES_1M, List.of("SET", "GET"), List.of(1_000_000),
 				List.of("direct"), new Iterations(1, 100, 2, 100, light.forks())));
-		groups.add(new Group("rtt", "Network distance", all, List.of("SET"), List.of(10_000),
-				BenchmarkEnvironment.PROXIED, light));
-		groups.add(new Group("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
-				List.of(100_000), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), main));
-		groups.add(new Group("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
-				List.of("SET", "GET"), List.of(100_000), List.of("rtt0", "rtt1"), light));
-		return new SuitePlan(name, 100_000, groups, 10_000_000, Duration.ofSeconds(120), 1000, 100, 1_000_000, 100_000);
+		groups.add(rtt(RTT_SIZES, n, RTT_NETWORKS, RTT_PEERS, windows(RTT_WINDOWS), rtt));
+		groups.add(Group.of("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
+				List.of(n), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), main));
+		groups.add(Group.of("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
+				List.of("SET", "GET"), List.of(n), List.of("rtt0", "rtt1"), light));
+		return new SuitePlan(name, n, groups, 10_000_000, standardMemoryRuns(), Duration.ofSeconds(120),
+				standardConnectionStrategies(), 1000, 100, 1_000_000, 100_000);
 	}
 
 	private static SuitePlan smoke() {
 		Iterations tiny = new Iterations(1, 200, 1, 200, 1);
-		List<String> all = Strategies.ids();
+		int n = 2_000;
 		List<Group> groups = new ArrayList<>();
-		groups.add(new Group("peers", "SET and GET, side by side", all, List.of("SET", "GET"), List.of(2_000),
+		groups.add(Group.of("peers", "SET and GET, side by side", Strategies.ids(), List.of("SET", "GET"), List.of(n),
 				List.of("direct"), tiny));
-		groups.add(new Group("sweep", "Defaults sweep: BatchTemplate.setAll", sweep(List.of(100, 1000), List.of(1, 2)),
-				List.of("SET"), List.of(2_000), List.of("direct"), tiny));
-		groups.add(new Group("mixed", "Mixed batch", List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS),
-				List.of("MIXED"), List.of(2_000), List.of("direct"), tiny));
-		groups.add(new Group("sizes", "Batch sizes", List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS),
-				List.of("SET"), List.of(1_000, 10_000), List.of("direct"), tiny));
-		groups.add(new Group("rtt", "Network distance",
-				List.of(Strategies.ROUND_TRIP, Strategies.BATCH_TEMPLATE, Strategies.JEDIS), List.of("SET"),
-				List.of(1_000), BenchmarkEnvironment.PROXIED, tiny));
-		groups.add(new Group("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
-				List.of(2_000), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), tiny));
-		groups.add(new Group("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
-				List.of("SET", "GET"), List.of(2_000), List.of("rtt0", "rtt1"), tiny));
-		return new SuitePlan("smoke", 2_000, groups, 200_000, Duration.ofSeconds(60), 20, 100, 100_000, 10_000);
+		groups.add(Group.of("sweep", "Defaults sweep: BatchTemplate.setAll, chunk size × byte window",
+				sweep(List.of(100, 1000), List.of(64 * 1024L, mb(1))), List.of("SET"), List.of(n), List.of("direct"),
+				tiny));
+		groups.add(Group.of("mixed", "Mixed batch", List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS),
+				List.of("MIXED"), List.of(n), List.of("direct"), tiny));
+		groups.add(
+				Group.of("sizes", "Batch sizes", SIZE_SERIES, List.of("SET"), List.of(1_000), List.of("direct"), tiny));
+		groups.add(rtt(List.of(n), n, List.of("direct", "rtt10"), List.of(Strategies.BATCH_TEMPLATE_TWO_CHUNKS),
+				windows(List.of(64 * 1024L)), tiny));
+		groups.add(Group.of("cluster", "Redis Cluster (3 masters)", Strategies.clusterIds(), List.of("SET", "GET"),
+				List.of(n), List.of(BenchmarkEnvironment.CLUSTER_NETWORK), tiny));
+		groups.add(Group.of("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
+				List.of("SET", "GET"), List.of(n), List.of("rtt0", "rtt1"), tiny));
+		return new SuitePlan("smoke", n, groups, 200_000, standardMemoryRuns(), Duration.ofSeconds(60),
+				standardConnectionStrategies(), 20, 100, 100_000, 10_000);
 	}
 
-	private static List<String> sweep(List<Integer> chunkSizes, List<Integer> parallelism) {
+	/**
+	 * The rtt group: the targets' strategies in every cell, the other strategies and the
+	 * window variants at the headline size, and the loop with one command per round trip
+	 * (capped, so its N does not matter) at the headline size.
+	 */
+	private static Group rtt(List<Integer> sizes, int n, List<String> networks, List<String> peers,
+			List<String> windows, Iterations iterations) {
+		List<String> atHeadline = new ArrayList<>(peers);
+		atHeadline.addAll(windows);
+		atHeadline.add(Strategies.ROUND_TRIP);
+		return new Group("rtt", "Network distance",
+				List.of(new Block(RTT_TARGETS, List.of("SET", "GET"), sizes, networks),
+						new Block(atHeadline, List.of("SET", "GET"), List.of(n), networks)),
+				iterations);
+	}
+
+	private static List<MemoryRun> standardMemoryRuns() {
+		List<MemoryRun> runs = new ArrayList<>();
+		for (String id : Strategies.ids()) {
+			runs.add(new MemoryRun(id, MEMORY_HEAP_MB));
+		}
+		for (long window : MEMORY_WINDOWS) {
+			runs.add(new MemoryRun(Strategies.windowId(window), MEMORY_HEAP_MB));
+		}
+		runs.add(new MemoryRun(Strategies.BATCH_TEMPLATE, MEMORY_HEAP_MB_BEFORE));
+		return runs;
+	}
+
+	private static List<String> standardConnectionStrategies() {
+		// executePipelined's other flush policies use the same pooled factory as Boot's
+		// defaults, and the loop with one command per round trip its shared connection
+		return List.of(Strategies.PIPELINED_BOOT, Strategies.PIPELINED_BOOT_NO_POOL, Strategies.LETTUCE,
+				Strategies.REDISSON, Strategies.JEDIS, Strategies.BATCH_TEMPLATE, Strategies.REDIS_BATCH_METHOD,
+				// a batch of four chunks, all in flight at once
+				Strategies.sweepId(25, BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES));
+	}
+
+	private static List<String> sweep(List<Integer> chunkSizes, List<Long> windows) {
 		List<String> ids = new ArrayList<>();
-		for (int p : parallelism) {
+		for (long window : windows) {
 			for (int chunkSize : chunkSizes) {
-				ids.add(Strategies.sweepId(chunkSize, p));
+				ids.add(Strategies.sweepId(chunkSize, window));
 			}
 		}
 		return ids;
 	}
 
+	private static List<String> windows(List<Long> windows) {
+		return windows.stream().map(Strategies::windowId).toList();
+	}
+
+	private static long mb(int mb) {
+		return mb * 1024L * 1024L;
+	}
+
 	/**
-	 * A set of JMH benchmarks run together: the cross product of its parameters.
+	 * The group of the given name.
+	 * @param name the name
+	 * @return the group, if this plan has it
+	 */
+	java.util.Optional<Group> group(String name) {
+		return this.groups.stream().filter((group) -> group.name().equals(name)).findFirst();
+	}
+
+	/**
+	 * A set of JMH benchmarks run together: the cross products of its blocks.
 	 *
 	 * @param name the name ({@code --groups} selects by it)
 	 * @param title the title in the report
+	 * @param blocks the cross products of parameters
+	 * @param iterations the JMH settings
+	 */
+	record Group(String name, String title, List<Block> blocks, Iterations iterations) {
+
+		static Group of(String name, String title, List<String> strategies, List<String> workloads, List<Integer> sizes,
+				List<String> networks, Iterations iterations) {
+			return new Group(name, title, List.of(new Block(strategies, workloads, sizes, networks)), iterations);
+		}
+
+		/**
+		 * Every benchmark of the group, once, in run order.
+		 * @return the cells
+		 */
+		List<Cell> cells() {
+			Set<Cell> cells = new LinkedHashSet<>();
+			for (Block block : this.blocks) {
+				for (String strategy : block.strategies()) {
+					for (String workload : block.workloads()) {
+						for (int n : block.sizes()) {
+							for (String network : block.networks()) {
+								cells.add(new Cell(strategy, workload, n, network));
+							}
+						}
+					}
+				}
+			}
+			return new ArrayList<>(cells);
+		}
+
+		int size() {
+			return cells().size();
+		}
+
+		List<String> strategies() {
+			return cells().stream().map(Cell::strategy).distinct().toList();
+		}
+
+		List<String> workloads() {
+			return cells().stream().map(Cell::workload).distinct().toList();
+		}
+
+		List<Integer> sizes() {
+			return cells().stream().map(Cell::n).distinct().toList();
+		}
+
+		List<String> networks() {
+			return cells().stream().map(Cell::network).distinct().toList();
+		}
+
+	}
+
+	/**
+	 * Every combination of some strategies, workloads, sizes and networks.
+	 *
 	 * @param strategies strategy ids
 	 * @param workloads SET, GET, MIXED
 	 * @param sizes the values of N
-	 * @param networks direct, rtt0, rtt1, rtt10
-	 * @param iterations the JMH settings
+	 * @param networks direct, cluster, rtt0, rtt1, rtt5, rtt10
 	 */
-	record Group(String name, String title, List<String> strategies, List<String> workloads, List<Integer> sizes,
-			List<String> networks, Iterations iterations) {
+	record Block(List<String> strategies, List<String> workloads, List<Integer> sizes, List<String> networks) {
 
-		int size() {
-			return this.strategies.size() * this.workloads.size() * this.sizes.size() * this.networks.size();
+	}
+
+	/**
+	 * One benchmark: the values of the JMH parameters.
+	 *
+	 * @param strategy the strategy id
+	 * @param workload SET, GET or MIXED
+	 * @param n the workload size
+	 * @param network the network
+	 */
+	record Cell(String strategy, String workload, int n, String network) {
+
+		@Override
+		public String toString() {
+			return this.strategy + " " + this.workload + " n=" + this.n + " " + this.network;
 		}
+
+	}
+
+	/**
+	 * One memory run: one batch of {@link SuitePlan#memoryCommands()} SETs in a JVM of
+	 * its own.
+	 *
+	 * @param strategy the strategy id
+	 * @param heapMb the JVM's {@code -Xmx}, in MB
+	 */
+	record MemoryRun(String strategy, int heapMb) {
 
 	}
 

@@ -90,17 +90,19 @@ final class SuiteResults {
 	 * A memory run.
 	 *
 	 * @param strategy the strategy id
+	 * @param heapMb the JVM's {@code -Xmx} in MB
 	 * @param status OK, OOM, TIMEOUT, FAILED, INCOMPLETE or SKIPPED
 	 * @param commands the batch size
 	 * @param recorded how many commands the strategy had taken when it ended
 	 * @param elapsedMillis the time the batch took (OK only)
 	 * @param peakHeapMb the peak heap used
 	 * @param peakLiveMb the peak heap live after a collection
-	 * @param peakOmemMb the peak client output buffer memory on the server
+	 * @param peakOmemMb the peak client output buffer memory on the server, summed over
+	 * the strategy's connections
 	 * @param note details
 	 */
-	record Memory(String strategy, String status, long commands, long recorded, long elapsedMillis, double peakHeapMb,
-			double peakLiveMb, double peakOmemMb, String note) {
+	record Memory(String strategy, int heapMb, String status, long commands, long recorded, long elapsedMillis,
+			double peakHeapMb, double peakLiveMb, double peakOmemMb, String note) {
 
 	}
 

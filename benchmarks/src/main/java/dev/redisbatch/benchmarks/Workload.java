@@ -214,6 +214,30 @@ final class Workload {
 		return answered;
 	}
 
+	/**
+	 * The request bytes of one command of a workload as {@code BatchTemplate} writes it
+	 * (RESP): {@code SET key value PX 3600000} (128 bytes) or {@code GET key} (36 bytes),
+	 * with this workload's 16-byte keys and 64-byte values. What a byte window holds.
+	 * @param workload SET or GET
+	 * @return the bytes of one command
+	 */
+	static int requestBytes(String workload) {
+		String key = key("key:", 0);
+		return switch (workload) {
+			case "SET" -> resp("SET", key, "v".repeat(VALUE_SIZE), "PX", String.valueOf(TTL.toMillis()));
+			case "GET" -> resp("GET", key);
+			default -> throw new IllegalArgumentException("SET or GET, not " + workload);
+		};
+	}
+
+	private static int resp(String... arguments) {
+		int bytes = ("*" + arguments.length + "\r\n").length();
+		for (String argument : arguments) {
+			bytes += ("$" + argument.length() + "\r\n").length() + argument.length() + 2;
+		}
+		return bytes;
+	}
+
 	String[] counterKeys() {
 		return this.counterKeys;
 	}

@@ -3,6 +3,8 @@ package dev.redisbatch.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.testsupport.RedisProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +41,11 @@ class StrategiesSmokeTests {
 
 	static List<String> strategies() {
 		List<String> ids = new ArrayList<>(Strategies.ids());
-		ids.add(Strategies.sweepId(7, 2));
+		// windows smaller than one chunk (one chunk in flight at a time) and of several
+		ids.add(Strategies.windowId(1024));
+		ids.add(Strategies.windowId(4L * 1024 * 1024));
+		ids.add(Strategies.sweepId(7, 1024));
+		ids.add(Strategies.sweepId(7, 4096));
 		return ids;
 	}
 
@@ -59,6 +65,30 @@ class StrategiesSmokeTests {
 			long before = server.stringWrites();
 			strategy.setGenerated(100, (i) -> Workload.key("key:", i), "v");
 			assertThat(server.stringWrites() - before).isEqualTo(100);
+		}
+	}
+
+	@Test
+	void theBatchTemplateVariantsRunWithTheWindowTheyAreNamedFor() {
+		try (BatchTemplateStrategy defaults = (BatchTemplateStrategy) Strategies.create(Strategies.BATCH_TEMPLATE,
+				BenchmarkEnvironment.direct());
+				BatchTemplateStrategy twoChunks = (BatchTemplateStrategy) Strategies
+					.create(Strategies.BATCH_TEMPLATE_TWO_CHUNKS, BenchmarkEnvironment.direct());
+				BatchTemplateStrategy window = (BatchTemplateStrategy) Strategies
+					.create(Strategies.windowId(256 * 1024), BenchmarkEnvironment.direct());
+				BatchTemplateStrategy sweep = (BatchTemplateStrategy) Strategies.create(Strategies.sweepId(300, 4096),
+						BenchmarkEnvironment.direct())) {
+			assertThat(defaults.options().maxInFlightBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES);
+			assertThat(defaults.options().maxInFlightCommands())
+				.isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS);
+			assertThat(defaults.options().chunkSize()).isEqualTo(BatchTemplate.DEFAULT_CHUNK_SIZE);
+			assertThat(twoChunks.options().maxInFlightCommands()).isEqualTo(2 * BatchTemplate.DEFAULT_CHUNK_SIZE);
+			assertThat(twoChunks.options().maxInFlightBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES);
+			assertThat(window.options().maxInFlightBytes()).isEqualTo(256 * 1024);
+			assertThat(window.options().maxInFlightCommands()).isEqualTo(BatchOptions.MAX_IN_FLIGHT_COMMANDS);
+			assertThat(sweep.options().chunkSize()).isEqualTo(300);
+			assertThat(sweep.options().maxInFlightBytes()).isEqualTo(4096);
+			assertThat(sweep.options().maxInFlightCommands()).isEqualTo(BatchOptions.MAX_IN_FLIGHT_COMMANDS);
 		}
 	}
 
@@ -95,6 +125,7 @@ class StrategiesSmokeTests {
 		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 10_000, 1)).isEqualTo(1_000);
 		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 10_000, 10)).isEqualTo(100);
 		assertThat(Strategies.commands(Strategies.JEDIS, 10_000, 10)).isEqualTo(10_000);
+		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 100_000, 5)).isEqualTo(200);
 	}
 
 }

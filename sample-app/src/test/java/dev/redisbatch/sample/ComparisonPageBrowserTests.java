@@ -40,7 +40,7 @@ class ComparisonPageBrowserTests extends SampleAppAgainstOwnRedis {
 
 	private static final Path SCREENSHOTS = Path.of(System.getProperty("sample.screenshots", "target/screenshots"));
 
-	// -Dsample.browser.count=2000 -Dsample.browser.rtt=5 gives the screenshot in
+	// -Dsample.browser.count=10000 -Dsample.browser.rtt=20 gives the screenshot in
 	// docs/sample-app.md.
 	private static final int COUNT = Integer.getInteger("sample.browser.count", 300);
 
@@ -107,8 +107,12 @@ class ComparisonPageBrowserTests extends SampleAppAgainstOwnRedis {
 			String ops = row.findElement(By.cssSelector("td.ops")).getText();
 			long opsPerSecond = Long.parseLong(ops.replace(",", ""));
 			assertThat(opsPerSecond).as(strategy).isPositive();
-			assertThat(row.findElement(By.cssSelector("td.count")).getText())
-				.startsWith(String.format(Locale.US, "%,d", COUNT));
+			// a row shows its count, or how far it got when the time budget stopped it
+			// (one command per round trip, with a large count at a long round trip)
+			String timed = row.findElement(By.cssSelector("td.count")).getText();
+			if (!timed.startsWith(String.format(Locale.US, "%,d", COUNT))) {
+				assertThat(timed).as(strategy).endsWith("stopped by the time budget");
+			}
 			WebElement bar = this.browser
 				.findElement(By.cssSelector("#bar-chart rect.bar[data-strategy='" + strategy + "']"));
 			assertThat(Long.parseLong(bar.getAttribute("data-ops"))).isEqualTo(opsPerSecond);

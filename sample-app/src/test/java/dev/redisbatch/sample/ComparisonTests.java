@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 class ComparisonTests extends SampleAppAgainstOwnRedis {
 
 	private static final List<String> STRATEGIES = List.of("one-per-round-trip", "spring-data-pipeline",
-			"batch-template", "batch-template-parallel", "redis-batch-annotation");
+			"batch-template", "batch-template-two-chunks", "redis-batch-annotation");
 
 	private SampleClient client;
 
@@ -147,6 +147,22 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@Test
+	void atTwentyMillisecondsTheWindowSendsInOneFlightWhatTwoChunksInFlightSendInTen() {
+		assertThat(this.client.put("/redis/rtt/20").status()).isEqualTo(200);
+
+		Reply reply = this.client.get("/redis/compare/20000?strategies=batch-template,batch-template-two-chunks");
+
+		assertThat(reply.status()).isEqualTo(200);
+		// Physics: two chunks of 1,000 per 20 ms round trip, ten round trips.
+		double twoChunks = millis(reply, "batch-template-two-chunks");
+		assertThat(twoChunks).isGreaterThanOrEqualTo(10 * 20 * 0.95);
+		// Shape, not speed: the window holds all 20,000 (2.5 MB), so they go out in one
+		// flight and wait one round trip instead of ten; both spend the same time
+		// sending and running them.
+		assertThat(millis(reply, "batch-template")).isLessThan(twoChunks);
+	}
+
+	@Test
 	void theRoundTripCanOnlyBeSetToTheOfferedValues() {
 		for (String bad : List.of("7", "-1", "1000", "abc")) {
 			Reply reply = this.client.put("/redis/rtt/" + bad);
@@ -172,6 +188,15 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 	private String running() {
 		JsonNode running = this.client.get("/redis/setup").body().get("running");
 		return running.isNull() ? null : running.asString();
+	}
+
+	private static double millis(Reply reply, String strategy) {
+		for (JsonNode row : reply.body().get("rows")) {
+			if (row.get("strategy").asString().equals(strategy)) {
+				return row.get("millis").asDouble();
+			}
+		}
+		throw new AssertionError("No row for " + strategy + " in " + reply.body());
 	}
 
 	private static long opsPerSecond(Reply reply, String strategy) {

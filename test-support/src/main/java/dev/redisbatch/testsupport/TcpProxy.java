@@ -63,6 +63,8 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final AtomicLong peakOutstandingRequests = new AtomicLong();
 
+	private volatile boolean trackOutstanding = true;
+
 	private volatile boolean closed;
 
 	private TcpProxy(int targetPort) throws IOException {
@@ -103,6 +105,22 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public TcpProxy roundTrip(Duration roundTrip) {
 		this.oneWayDelayNanos = roundTrip.toNanos() / 2;
+		return this;
+	}
+
+	/**
+	 * Whether to track the requests outstanding on each connection (on by default).
+	 * Tracking parses every byte in both directions as RESP, which costs the proxy CPU
+	 * time per command: switch it off where only the delay matters and the machine is
+	 * shared with the client and the server, as in the benchmarks. It applies to the
+	 * connections accepted from then on; on connections without it,
+	 * {@link #peakOutstandingRequestBytes()} and {@link #peakOutstandingRequests()} see
+	 * nothing.
+	 * @param track whether to track outstanding requests
+	 * @return this proxy
+	 */
+	public TcpProxy trackOutstandingRequests(boolean track) {
+		this.trackOutstanding = track;
 		return this;
 	}
 
@@ -227,7 +245,7 @@ public final class TcpProxy implements AutoCloseable {
 				this.accepted.incrementAndGet();
 				this.sockets.add(client);
 				this.sockets.add(upstream);
-				ReplyBudget budget = new ReplyBudget();
+				ReplyBudget budget = new ReplyBudget(this.trackOutstanding);
 				this.budgets.add(budget);
 				pump(client, upstream, true, budget);
 				pump(upstream, client, false, budget);
@@ -268,7 +286,9 @@ public final class TcpProxy implements AutoCloseable {
 				if (request) {
 					this.clientReads.incrementAndGet();
 					this.clientBytes.addAndGet(read);
-					budget.requestsArrived(data);
+					if (budget.track) {
+						budget.requestsArrived(data);
+					}
 				}
 				else {
 					long before = this.replyBytes.getAndAdd(read);
@@ -300,7 +320,7 @@ public final class TcpProxy implements AutoCloseable {
 				if (data == null) {
 					break;
 				}
-				if (replies != null) {
+				if (replies != null && replies.track) {
 					replies.repliesForwarded(data);
 				}
 				out.write(data);
@@ -341,6 +361,8 @@ public final class TcpProxy implements AutoCloseable {
 
 		private volatile long limit = Long.MAX_VALUE;
 
+		private final boolean track;
+
 		private final RespStream requests = new RespStream();
 
 		private final RespStream replies = new RespStream();
@@ -351,6 +373,10 @@ public final class TcpProxy implements AutoCloseable {
 		private final java.util.ArrayDeque<Long> outstanding = new java.util.ArrayDeque<>();
 
 		private long outstandingBytes;
+
+		ReplyBudget(boolean track) {
+			this.track = track;
+		}
 
 		synchronized void requestsArrived(byte[] data) {
 			this.requests.feed(data, data.length, (length) -> {

@@ -126,7 +126,8 @@ public final class RedisRouter implements DisposableBean {
 				warnIfRttIgnored(why);
 				return rewrite(details, standalone, origin, targetHost, targetPort);
 			}
-			TcpProxy started = TcpProxy.start(targetPort);
+			// only the delay: tracking requests would parse every byte, CPU the app needs
+			TcpProxy started = TcpProxy.start(targetPort).trackOutstandingRequests(false);
 			this.proxy = started;
 			this.roundTrip = this.properties.getSimulatedRtt();
 			started.roundTrip(this.roundTrip);

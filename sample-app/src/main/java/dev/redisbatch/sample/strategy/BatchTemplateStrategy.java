@@ -3,6 +3,7 @@ package dev.redisbatch.sample.strategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.Response;
@@ -15,12 +16,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * redis-batch's {@link StringBatchTemplate} with its defaults ({@code redis.batch.*}):
- * chunked pipelines on pooled connections of their own, one write per chunk, a typed
- * response per command.
+ * chunked pipelines on pooled connections of their own, one write per chunk, chunks
+ * written while they fit in the in-flight window, a typed response per command.
  * <p>
  * Without a deadline, all commands are one batch. With one, the commands are sent as
- * successive batches of eight rounds of chunks, and it stops between batches once the
- * deadline has passed.
+ * successive batches of eight windows of commands (eight times
+ * {@code max-in-flight-commands}, so that a batch never ends before the window is full),
+ * and it stops between batches once the deadline has passed.
  *
  * @since 0.1.0
  */
@@ -33,7 +35,7 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	 */
 	public static final String NAME = "batch-template";
 
-	private static final int ROUNDS_PER_SEGMENT = 8;
+	private static final int WINDOWS_PER_SEGMENT = 8;
 
 	private final String name;
 
@@ -51,8 +53,10 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	public BatchTemplateStrategy(StringBatchTemplate template) {
 		this(NAME,
 				"StringBatchTemplate with its defaults: chunks of " + template.getDefaultOptions().chunkSize()
-						+ " commands, " + template.getDefaultOptions().parallelism()
-						+ " chunks in flight at once, pooled connections, one write per chunk.",
+						+ " commands, each written at once while the commands in flight fit in a window of "
+						+ megabytes(template.getDefaultOptions().maxInFlightBytes()) + " and "
+						+ String.format(Locale.ROOT, "%,d", template.getDefaultOptions().maxInFlightCommands())
+						+ " commands (a smaller batch goes out in one flight), on pooled connections.",
 				template, BatchOptions.builder().name("sample." + NAME).build());
 	}
 
@@ -136,8 +140,8 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	}
 
 	/**
-	 * Warm up with chunks of one command, so that the pool opens as many connections as
-	 * the timed run keeps chunks in flight.
+	 * Warm up with chunks of one command, so that the warm-up takes the same path as the
+	 * timed run: several chunks in flight on the batch's connection.
 	 */
 	@Override
 	public void warmUpSet(DemoData data, Duration ttl) {
@@ -150,8 +154,8 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	}
 
 	/**
-	 * Warm up with chunks of one command, so that the pool opens as many connections as
-	 * the timed run keeps chunks in flight.
+	 * Warm up with chunks of one command, so that the warm-up takes the same path as the
+	 * timed run: several chunks in flight on the batch's connection.
 	 */
 	@Override
 	public void warmUpGet(List<String> keys) {
@@ -160,25 +164,38 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	}
 
 	private int warmUpSize(int size) {
-		return Math.min(size, Math.max(WARM_UP, 2 * parallelism()));
+		return Math.min(size, WARM_UP);
 	}
 
 	private BatchOptions warmUpOptions() {
 		return this.options.mutate().chunkSize(1).build();
 	}
 
-	private int parallelism() {
-		Integer parallelism = this.options.parallelism();
-		return (parallelism != null) ? parallelism : this.template.getDefaultOptions().parallelism();
-	}
-
 	private int segmentSize(int size, Deadline deadline) {
 		if (!deadline.isBounded()) {
 			return Math.max(size, 1);
 		}
-		BatchOptions defaults = this.template.getDefaultOptions();
-		int chunkSize = (this.options.chunkSize() != null) ? this.options.chunkSize() : defaults.chunkSize();
-		return (int) Math.min(Integer.MAX_VALUE, (long) chunkSize * parallelism() * ROUNDS_PER_SEGMENT);
+		return segmentSize(this.options, this.template.getDefaultOptions());
+	}
+
+	/**
+	 * The commands of one batch when a deadline applies: eight windows of commands.
+	 * @param options the options of the batch
+	 * @param defaults the template's default options
+	 * @return the commands per batch
+	 */
+	static int segmentSize(BatchOptions options, BatchOptions defaults) {
+		Integer commands = (options.maxInFlightCommands() != null) ? options.maxInFlightCommands()
+				: defaults.maxInFlightCommands();
+		return (int) Math.min(Integer.MAX_VALUE, (long) ((commands != null) ? commands : 1) * WINDOWS_PER_SEGMENT);
+	}
+
+	private static String megabytes(@Nullable Long bytes) {
+		if (bytes == null) {
+			return "the default size";
+		}
+		return (bytes % (1024 * 1024) == 0) ? (bytes / (1024 * 1024)) + " MB"
+				: String.format(Locale.ROOT, "%,d bytes", bytes);
 	}
 
 }

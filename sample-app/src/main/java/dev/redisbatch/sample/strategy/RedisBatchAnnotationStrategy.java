@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.BatchOptions;
 import dev.redisbatch.StringBatchTemplate;
 import org.jspecify.annotations.Nullable;
 
@@ -17,7 +18,8 @@ import org.springframework.stereotype.Component;
  * <p>
  * The method is called through its Spring proxy (never from inside the same bean, where
  * the annotation would not apply). Without a deadline all keys are one call; with one,
- * successive calls of eight chunks each, stopping between calls once it has passed.
+ * successive calls of eight windows of commands each (as {@link BatchTemplateStrategy}),
+ * stopping between calls once it has passed.
  *
  * @since 0.1.0
  */
@@ -30,11 +32,11 @@ public class RedisBatchAnnotationStrategy implements DemoStrategy {
 	 */
 	public static final String NAME = "redis-batch-annotation";
 
-	private static final int CHUNKS_PER_CALL = 8;
-
 	private final AnnotatedDemoWriter writer;
 
 	private final int chunkSize;
+
+	private final int commandsPerCall;
 
 	/**
 	 * Create the strategy.
@@ -45,6 +47,8 @@ public class RedisBatchAnnotationStrategy implements DemoStrategy {
 		this.writer = writer;
 		Integer defaultChunkSize = batchTemplate.getDefaultOptions().chunkSize();
 		this.chunkSize = (defaultChunkSize != null) ? defaultChunkSize : 1000;
+		this.commandsPerCall = BatchTemplateStrategy.segmentSize(BatchOptions.builder().build(),
+				batchTemplate.getDefaultOptions());
 	}
 
 	@Override
@@ -55,7 +59,7 @@ public class RedisBatchAnnotationStrategy implements DemoStrategy {
 	@Override
 	public String description() {
 		return "A @RedisBatch method around a plain StringRedisTemplate loop: the template calls are queued into "
-				+ "chunks of " + this.chunkSize + " and sent like the batch template's.";
+				+ "chunks of " + this.chunkSize + " and sent through the same window as the batch template's.";
 	}
 
 	@Override
@@ -92,7 +96,7 @@ public class RedisBatchAnnotationStrategy implements DemoStrategy {
 	}
 
 	private int callSize(int size, Deadline deadline) {
-		return deadline.isBounded() ? this.chunkSize * CHUNKS_PER_CALL : Math.max(size, 1);
+		return deadline.isBounded() ? this.commandsPerCall : Math.max(size, 1);
 	}
 
 }

@@ -100,8 +100,9 @@ public class ComparisonService {
 
 	/**
 	 * Time {@code SET} through the batch template with chunk sizes 1, 2, 4, ... up to
-	 * {@value #MAX_SWEEP_CHUNK_SIZE} (and no larger than the count). Each chunk size may
-	 * run for {@code sample.sweep.point-budget}.
+	 * {@value #MAX_SWEEP_CHUNK_SIZE} (and no larger than the count), one chunk in flight
+	 * at a time (a command window of one chunk), as {@code redis-benchmark -P} sends its
+	 * pipelines. Each chunk size may run for {@code sample.sweep.point-budget}.
 	 * @param count the number of keys
 	 * @return the sweep
 	 * @throws RunGuard.RunInProgressException if a comparison or sweep is running
@@ -113,8 +114,12 @@ public class ComparisonService {
 			for (int chunkSize : chunkSizes(count)) {
 				DemoStrategy strategy = this.batchTemplate.withOptions(
 						BatchTemplateStrategy.NAME + "-chunk-" + chunkSize,
-						"StringBatchTemplate with chunks of " + chunkSize + " commands",
-						BatchOptions.builder().chunkSize(chunkSize).parallelism(1).name("sample.sweep").build());
+						"StringBatchTemplate with chunks of " + chunkSize + " commands, one in flight at a time",
+						BatchOptions.builder()
+							.chunkSize(chunkSize)
+							.maxInFlightCommands(chunkSize)
+							.name("sample.sweep")
+							.build());
 				Measurement measured = this.timer.set(strategy, count,
 						Deadline.after(this.properties.getSweep().getPointBudget()));
 				points.add(new Sweep.Point(chunkSize, strategy.name(), measured.completed(), measured.millis(),

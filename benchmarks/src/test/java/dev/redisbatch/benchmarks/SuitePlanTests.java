@@ -1,0 +1,103 @@
+package dev.redisbatch.benchmarks;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * The plans name only strategies that exist, and the standard plan measures what the
+ * targets need. Nothing runs.
+ */
+class SuitePlanTests {
+
+	@ParameterizedTest
+	@ValueSource(strings = { "smoke", "standard", "full" })
+	void everyStrategyOfEveryPlanExists(String profile) {
+		SuitePlan plan = SuitePlan.of(profile);
+		for (SuitePlan.Group group : plan.groups()) {
+			assertThat(group.cells()).isNotEmpty();
+			group.strategies().forEach(Strategies::describe);
+		}
+		plan.memoryRuns().forEach((run) -> Strategies.describe(run.strategy()));
+		plan.connectionStrategies().forEach(Strategies::describe);
+	}
+
+	@Test
+	void theRttGroupComparesTheDefaultsWithJedisInEveryCellOfTheIssue() {
+		SuitePlan.Group rtt = SuitePlan.of("standard").group("rtt").orElseThrow();
+		for (String strategy : List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS)) {
+			for (String workload : List.of("SET", "GET")) {
+				for (int n : List.of(10_000, 100_000)) {
+					for (String network : List.of("direct", "rtt1", "rtt5", "rtt10")) {
+						assertThat(rtt.cells()).contains(new SuitePlan.Cell(strategy, workload, n, network));
+					}
+				}
+			}
+		}
+		assertThat(rtt.strategies()).contains(Strategies.REDISSON, Strategies.LETTUCE, Strategies.PIPELINED_BOOT,
+				Strategies.REDIS_BATCH_METHOD, Strategies.BATCH_TEMPLATE_TWO_CHUNKS, Strategies.windowId(1 << 20),
+				Strategies.windowId(4 << 20));
+	}
+
+	@Test
+	void theRttGroupsLoopbackCellsAreThoseOfThePeersAndSizesGroups() {
+		SuitePlan plan = SuitePlan.of("standard");
+		List<SuitePlan.Cell> earlier = plan.groups()
+			.stream()
+			.filter((group) -> group.name().equals("peers") || group.name().equals("sizes"))
+			.flatMap((group) -> group.cells().stream())
+			.toList();
+		List<SuitePlan.Cell> loopback = plan.group("rtt")
+			.orElseThrow()
+			.cells()
+			.stream()
+			.filter((cell) -> cell.network().equals("direct"))
+			.filter((cell) -> Strategies.windowBytes(cell.strategy()) < 0)
+			.toList();
+		assertThat(earlier).containsAll(loopback);
+	}
+
+	@Test
+	void theMemoryRunsIncludeTheDefaultsIn128And256Megabytes() {
+		assertThat(SuitePlan.of("standard").memoryRuns()).contains(
+				new SuitePlan.MemoryRun(Strategies.BATCH_TEMPLATE, 128),
+				new SuitePlan.MemoryRun(Strategies.BATCH_TEMPLATE, 256),
+				new SuitePlan.MemoryRun(Strategies.JEDIS, 128));
+	}
+
+	@Test
+	void windowIdsReadAndWriteSizesInKilobytesAndMegabytes() {
+		assertThat(Strategies.windowId(4L << 20)).isEqualTo("batchTemplate-w4m");
+		assertThat(Strategies.windowId(256 << 10)).isEqualTo("batchTemplate-w256k");
+		assertThat(Strategies.sweepId(1000, 16L << 20)).isEqualTo("batchTemplate-c1000-w16m");
+		assertThat(Strategies.windowBytes("batchTemplate-w256k")).isEqualTo(256 << 10);
+		assertThat(Strategies.windowBytes("batchTemplate-c1000-w16m")).isEqualTo(16L << 20);
+		assertThat(Strategies.sweepChunkSize("batchTemplate-c1000-w16m")).isEqualTo(1000);
+		assertThat(Strategies.windowBytes(Strategies.BATCH_TEMPLATE)).isEqualTo(-1);
+		assertThat(Strategies.describe("batchTemplate-w4m").label()).isEqualTo("BatchTemplate, window 4 MB");
+		assertThatIllegalArgumentException().isThrownBy(() -> Strategies.windowId(1000));
+		assertThatIllegalArgumentException().isThrownBy(() -> Strategies.describe("batchTemplate-c100-p2"));
+	}
+
+	@Test
+	void theRequestBytesAreThoseBatchTemplateWrites() {
+		// *5 $3 SET $16 key $64 value $2 PX $7 3600000, and *2 $3 GET $16 key
+		assertThat(Workload.requestBytes("SET")).isEqualTo(128);
+		assertThat(Workload.requestBytes("GET")).isEqualTo(36);
+	}
+
+	@Test
+	void theServerOutputBufferIsSummedOverEveryClientButThePoller() {
+		String clients = "id=3 addr=127.0.0.1:5 name= omem=0 tot-mem=100 cmd=client|list\n"
+				+ "id=7 addr=127.0.0.1:6 name=redis-batch omem=1048576 cmd=set\n"
+				+ "id=8 addr=127.0.0.1:7 name= omem=20 cmd=set\n";
+		assertThat(Main.omemOfOthers(clients, 3)).isEqualTo(1048596);
+		assertThat(Main.omemOfOthers(clients, 7)).isEqualTo(20);
+	}
+
+}
