@@ -189,7 +189,8 @@ final class BatchRun implements Lane.Events {
 	 * a command whose keys span slots is split when that is safe ({@code DEL},
 	 * {@code UNLINK}, {@code EXISTS}, {@code TOUCH}, {@code MGET}) and refused otherwise.
 	 */
-	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter) {
+	<T> CommandResponse<T> add(RedisCommand<byte[], byte[], ?> command, Function<@Nullable Object, T> converter,
+			boolean replyAwaited) {
 		if (isStopped()) {
 			CommandResponse<T> response = addNotSent(command.getType());
 			// whoever holds the Lettuce command (a template) must not wait for it
@@ -204,7 +205,7 @@ final class BatchRun implements Lane.Events {
 			if (keys != null) {
 				slot = Slots.of(keys);
 				if (slot == Slots.CROSS) {
-					return addSplit(command, keys, converter);
+					return addSplit(command, keys, converter, replyAwaited);
 				}
 			}
 			else if (args != null) {
@@ -213,7 +214,7 @@ final class BatchRun implements Lane.Events {
 			}
 		}
 		command.encode(startCommand(slot));
-		CommandResponse<T> response = new CommandResponse<>(this.submitted++, command, converter);
+		CommandResponse<T> response = lettuceCommand(command, converter, replyAwaited);
 		if (this.router.isCluster()) {
 			response.redirectable();
 		}
@@ -221,8 +222,19 @@ final class BatchRun implements Lane.Events {
 		return response;
 	}
 
+	/**
+	 * The response of a command Lettuce built. When nobody awaits the Lettuce command
+	 * (template calls in a pipeline return {@code null}), only its output is kept, not
+	 * the command with its arguments: the bytes are in the chunk already.
+	 */
+	private <T> CommandResponse<T> lettuceCommand(RedisCommand<byte[], byte[], ?> command,
+			Function<@Nullable Object, T> converter, boolean replyAwaited) {
+		return replyAwaited ? new CommandResponse<>(this.submitted++, command, converter)
+				: new CommandResponse<>(this.submitted++, command.getType(), command.getOutput(), converter);
+	}
+
 	private <T> CommandResponse<T> addSplit(RedisCommand<byte[], byte[], ?> command, byte[][] keys,
-			Function<@Nullable Object, T> converter) {
+			Function<@Nullable Object, T> converter, boolean replyAwaited) {
 		String commandName = command.getType().toString();
 		if (!ClusterKeys.splittable(command.getType())) {
 			String message = Messages.crossSlot(commandName, keys);
@@ -231,7 +243,7 @@ final class BatchRun implements Lane.Events {
 		}
 		checkNotFinished();
 		this.report.started();
-		CommandResponse<T> whole = new CommandResponse<>(this.submitted++, command, converter);
+		CommandResponse<T> whole = lettuceCommand(command, converter, replyAwaited);
 		for (SplitCommand.Part part : new SplitCommand(whole, command.getType(), keys, this.ledger).parts()) {
 			// if the batch stops on the way, the parts that follow end not sent
 			startCommand(part.slot()).writeBytes(part.bytes());

@@ -53,10 +53,24 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 
 	private final StatefulRedisConnection<byte[], byte[]> connection;
 
+	/**
+	 * Whether someone awaits the replies of the Lettuce commands recorded now (a nested
+	 * {@code executePipelined} reads them); otherwise only their outputs are kept.
+	 */
+	private boolean repliesAwaited;
+
 	CommandRecorder(ClientResources resources, BatchRun run) {
 		this.resources = resources;
 		this.run = run;
 		this.connection = LettuceInternals.connectionWritingTo(this, this);
+	}
+
+	/**
+	 * Keep the Lettuce commands recorded from now on whole, so that whoever holds them
+	 * sees them complete; or only their outputs.
+	 */
+	void awaitReplies(boolean awaited) {
+		this.repliesAwaited = awaited;
 	}
 
 	/**
@@ -76,7 +90,7 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 					+ "before the batch ends, so blocking commands, MULTI/EXEC (use the transactional option), "
 					+ "SELECT, AUTH, CLIENT and subscriptions are not allowed. Run it outside the batch.");
 		}
-		this.run.add((RedisCommand<byte[], byte[], ?>) command, RAW);
+		this.run.add((RedisCommand<byte[], byte[], ?>) command, RAW, this.repliesAwaited);
 		return command;
 	}
 

@@ -84,6 +84,7 @@ final class RecordingRedisConnection implements InvocationHandler {
 			case "openPipeline":
 				// executePipelined inside the batch: collect its results separately.
 				this.nestedPipeline = true;
+				this.recorder.awaitReplies(true);
 				this.delegate = newDelegate();
 				return null;
 			case "closePipeline":
@@ -117,6 +118,7 @@ final class RecordingRedisConnection implements InvocationHandler {
 			return List.of();
 		}
 		this.nestedPipeline = false;
+		this.recorder.awaitReplies(false);
 		this.run.drain();
 		LettuceConnection nested = this.delegate;
 		this.delegate = newDelegate();
