@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Memory is bounded by the in-flight window, not by the size of the batch: a batch of
- * ten million commands completes in a JVM with a 128 MB heap, and a bound batch of a
- * million {@code RedisTemplate} calls in a 96 MB heap.
+ * Memory is bounded by the in-flight window, not by the size of the batch: a batch of ten
+ * million commands completes in a JVM with a 128 MB heap, and a bound batch of a million
+ * {@code RedisTemplate} calls in a 96 MB heap.
  */
 @ExtendWith(RedisServerExtension.class)
 class BoundedMemoryTests {
