@@ -102,6 +102,24 @@ final class BatchRun implements Lane.Events {
 		return this.stops.cause();
 	}
 
+	/**
+	 * The batch is a bulk operation: observe it from now on, even before its first
+	 * command (its scan is work too).
+	 * @param operation the operation, a fixed name
+	 */
+	void bulk(String operation) {
+		checkNotFinished();
+		this.report.bulk(operation);
+		this.report.started();
+	}
+
+	/**
+	 * The scan of a bulk operation returned keys.
+	 */
+	void keysMatched(long keys) {
+		this.report.keysMatched(keys);
+	}
+
 	int slotOf(byte[] key) {
 		return this.router.slotOf(key);
 	}

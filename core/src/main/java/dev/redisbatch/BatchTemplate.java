@@ -328,6 +328,40 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 				from);
 	}
 
+	@Override
+	public BulkOperations scan(ScanOptions options) {
+		Assert.notNull(options, "options must not be null");
+		MasterKeyScanner.scanArgs(options);
+		return new ScanBulk(this, options, null, BatchOptions.defaults());
+	}
+
+	/**
+	 * A run for a bulk operation, with the options resolved against the defaults.
+	 * @throws IllegalStateException when a batch is bound to this thread
+	 */
+	BatchRun bulkRun(RunSettings settings) {
+		Assert.state(BoundBatch.current(this.pool) == null, Messages::bulkInBoundBatch);
+		return new BatchRun(this.pool, settings, this.observations);
+	}
+
+	/**
+	 * The settings of a bulk operation: not transactional.
+	 */
+	RunSettings bulkSettings(BatchOptions options) {
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		Assert.isTrue(!require(resolved.transactional()),
+				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
+		return RunSettings.of(resolved);
+	}
+
+	/**
+	 * A scanner of raw keys (never deserialized), for bulk operations.
+	 */
+	MasterKeyScanner<byte[]> rawScanner(ScanOptions options, Duration timeout) {
+		return new MasterKeyScanner<>(this.pool, RedisSerializer.byteArray(), options, timeout, null);
+	}
+
 	private void validate(BatchOptions options) {
 		BatchOptions.validateChunkSize(require(options.chunkSize()), "chunkSize");
 		BatchOptions.validateMaxInFlightBytes(require(options.maxInFlightBytes()), "maxInFlightBytes");
