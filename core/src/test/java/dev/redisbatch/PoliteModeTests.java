@@ -195,6 +195,25 @@ class PoliteModeTests {
 		assertThat(server.info("persistence").get("loading")).isEqualTo("0");
 	}
 
+	@Test
+	void withoutBucket4jACapIsAClearErrorAndBatchesWithoutOneRun(RedisProcess server) throws Exception {
+		String classPath = java.util.Arrays
+			.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+			.filter((entry) -> !entry.contains("bucket4j"))
+			.collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+		Process process = new ProcessBuilder(
+				java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+				WithoutBucket4jMain.class.getName(), String.valueOf(server.port()))
+			.redirectErrorStream(true)
+			.start();
+
+		String output = BoundedMemoryTests.finish(process);
+
+		assertThat(output).contains("RESULT bucket4j=false plain=true message=maxCommandsPerSecond caps the batch's "
+				+ "rate with Bucket4j, which is not on the classpath: add the dependency com.bucket4j:bucket4j_jdk17-core");
+		assertThat(server.call("GET", "plain")).isEqualTo("ran");
+	}
+
 	private static void write(Batch<String, String> batch, String prefix) {
 		for (int i = 0; i < 1_000; i++) {
 			batch.set(prefix + i, "v");
