@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.redisbatch.docs.BulkExamples;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
-import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -194,13 +194,20 @@ class BulkOperationsTests {
 	void anOperationCutOffByALostConnectionResumesFromTheCursorOfItsException(RedisProcess server) {
 		write("order:", 20_000);
 		write("user:", 5_000);
-		TcpProxy proxy = track(TcpProxy.start(server.port()));
-		// slow enough to be cut off in the middle: 5,000 commands a second
-		StringBatchTemplate viaProxy = template(proxy.port(),
-				BatchOptions.builder().chunkSize(100).maxCommandsPerSecond(5_000).build());
-		CompletableFuture<BulkResults> running = CompletableFuture.supplyAsync(() -> viaProxy.scan(ORDERS).unlink());
-		await().atMost(Duration.ofSeconds(20)).until(() -> (Long) server.call("DBSIZE") < 23_000);
-		proxy.closeConnections();
+		StringBatchTemplate slowly = template(server.port(),
+				BatchOptions.builder().chunkSize(100).maxCommandsPerSecond(20_000).build());
+		// the server holds its writes, so that the connection dies with commands in
+		// flight
+		server.call("CLIENT", "PAUSE", "30000", "WRITE");
+		CompletableFuture<BulkResults> running;
+		try {
+			running = CompletableFuture.supplyAsync(() -> slowly.scan(ORDERS).unlink());
+			await().atMost(Duration.ofSeconds(20)).until(() -> ClusterBulkTests.hasCommandsWaiting(server));
+			server.call("CLIENT", "KILL", "TYPE", "normal");
+		}
+		finally {
+			server.call("CLIENT", "UNPAUSE");
+		}
 
 		Throwable failure = running.handle((results, ex) -> ex).join().getCause();
 		assertThat(failure).isInstanceOf(BulkException.class);
@@ -208,12 +215,15 @@ class BulkOperationsTests {
 		BatchResults commands = ((BulkException) failure).getResults();
 		assertThat(commands).isSameAs(cut.commands());
 		assertThat(cut.isComplete()).isFalse();
-		assertThat(cut.cursor().toToken()).startsWith("scan1:server=");
+		// the position before the first page whose commands were cut off ("scan1:" when
+		// it is the first page)
+		assertThat(cut.cursor().toToken()).startsWith("scan1:").isNotEqualTo("scan1:complete");
 		assertThat(commands.count(Outcome.SUCCESS) + commands.count(Outcome.FAILED) + commands.count(Outcome.UNKNOWN)
 				+ commands.count(Outcome.NOT_SENT))
 			.isEqualTo(commands.size())
 			.isEqualTo(cut.keysMatched());
 		assertThat((Long) server.call("DBSIZE")).isGreaterThan(5_000L);
+		assertThat(commands.count(Outcome.UNKNOWN)).isPositive();
 		assertThat(failure).hasMessageContaining("Bulk unlink did not complete");
 
 		BulkResults rest = this.template.scan(ORDERS).from(ScanCursor.fromToken(cut.cursor().toToken())).unlink();
@@ -221,6 +231,26 @@ class BulkOperationsTests {
 		assertThat(rest.isComplete()).isTrue();
 		assertThat(server.call("DBSIZE")).isEqualTo(5_000L);
 		assertThat(cut.keysChanged() + rest.keysChanged()).isEqualTo(20_000);
+	}
+
+	@Test
+	void theDocumentationExamplesRun(RedisProcess server) {
+		write("order:", 3_000);
+		write("session:", 2_000);
+		write("user:", 100);
+		BulkExamples examples = new BulkExamples(this.template);
+
+		assertThat(examples.countOrders()).isGreaterThanOrEqualTo(3_000);
+		assertThat(examples.purgeOrders().keysChanged()).isEqualTo(3_000);
+		assertThat(examples.expireSessions(null)).isEqualTo("scan1:complete");
+		assertThat((Long) server.call("TTL", "session:1")).isPositive();
+		Map<String, String> orders = new LinkedHashMap<>();
+		for (int i = 0; i < 1_000; i++) {
+			orders.put("order:" + i, "{}");
+		}
+		assertThat(examples.backfill(orders).count(Outcome.SUCCESS)).isEqualTo(1_000);
+		assertThat(examples.purgeOrdersPolitely().keysChanged()).isEqualTo(1_000);
+		assertThat(server.call("DBSIZE")).isEqualTo(2_100L);
 	}
 
 	private long commandCalls(RedisProcess server, String command) {

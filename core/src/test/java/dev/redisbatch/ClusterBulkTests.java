@@ -155,7 +155,7 @@ class ClusterBulkTests {
 	/**
 	 * Whether a client of the server has commands in its query buffer, not yet run.
 	 */
-	private static boolean hasCommandsWaiting(RedisProcess server) {
+	static boolean hasCommandsWaiting(RedisProcess server) {
 		for (String client : String.valueOf(server.call("CLIENT", "LIST")).split("\n")) {
 			String queryBuffer = client.replaceAll(".* qbuf=(\\d+) .*", "$1").trim();
 			if (!client.contains("cmd=client") && queryBuffer.matches("\\d+") && Long.parseLong(queryBuffer) > 0) {
