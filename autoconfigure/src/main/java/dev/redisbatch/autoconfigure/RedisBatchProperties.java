@@ -70,8 +70,8 @@ public class RedisBatchProperties {
 
 	/**
 	 * Most commands per second one batch writes, across its servers (polite mode): each
-	 * chunk waits for the cap before it is written. 0 (no cap) or positive, up to
-	 * 1000000000. Needs Bucket4j, which the starter brings.
+	 * chunk waits for the cap before it is written. 0 (no cap) or positive. Needs
+	 * Bucket4j, which the starter brings.
 	 */
 	private long maxCommandsPerSecond = BatchTemplate.DEFAULT_MAX_COMMANDS_PER_SECOND;
 
