@@ -42,6 +42,9 @@ final class Report {
 		Files.writeString(dir.resolve(PER_STRATEGY_SVG), report.perStrategyChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(RTT_SVG), report.rttChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(SWEEP_SVG), report.sweepChart(), StandardCharsets.UTF_8);
+		if (results.polite != null) {
+			Files.writeString(dir.resolve(PoliteModeBenchmark.SVG), results.polite.chart(), StandardCharsets.UTF_8);
+		}
 	}
 
 	// ---- Markdown
@@ -75,6 +78,9 @@ final class Report {
 		sweep();
 		memory();
 		connections();
+		if (this.results.polite != null) {
+			this.md.append(this.results.polite.markdown());
+		}
 		strategies();
 		settings();
 		missing();
