@@ -49,10 +49,8 @@ public class BatchTemplateStrategy implements DemoStrategy {
 	 */
 	@Autowired
 	public BatchTemplateStrategy(StringBatchTemplate template) {
-		this(NAME,
-				"StringBatchTemplate with its defaults: chunks of " + template.getDefaultOptions().chunkSize()
-						+ " commands, " + template.getDefaultOptions().parallelism()
-						+ " chunks in flight at once, pooled connections, one write per chunk.",
+		this(NAME, "StringBatchTemplate with its defaults: chunks of " + template.getDefaultOptions().chunkSize()
+				+ " commands, " + inFlight(template.getDefaultOptions()) + ", pooled connections, one write per chunk.",
 				template, BatchOptions.builder().name("sample." + NAME).build());
 	}
 
@@ -169,7 +167,18 @@ public class BatchTemplateStrategy implements DemoStrategy {
 
 	private int parallelism() {
 		Integer parallelism = this.options.parallelism();
-		return (parallelism != null) ? parallelism : this.template.getDefaultOptions().parallelism();
+		if (parallelism == null) {
+			parallelism = this.template.getDefaultOptions().parallelism();
+		}
+		// without a parallelism the in-flight window bounds the chunks: count on two
+		return (parallelism != null) ? parallelism : 2;
+	}
+
+	@SuppressWarnings("deprecation")
+	private static String inFlight(BatchOptions defaults) {
+		Integer parallelism = defaults.parallelism();
+		return (parallelism != null) ? parallelism + " chunks in flight at once"
+				: "chunks in flight up to a window of " + defaults.maxInFlightCommands() + " commands per server";
 	}
 
 	private int segmentSize(int size, Deadline deadline) {
