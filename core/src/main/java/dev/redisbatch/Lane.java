@@ -42,6 +42,12 @@ final class Lane {
 
 	private long inFlightBytes;
 
+	/**
+	 * The size of the largest chunk sent so far: new chunk buffers start at it, so that
+	 * filling one does not grow and copy it.
+	 */
+	private int largestChunkBytes;
+
 	private int inFlightCommands;
 
 	private @Nullable Lease lease;
@@ -175,7 +181,9 @@ final class Lane {
 		if (this.open.isEmpty()) {
 			return;
 		}
-		send(takeOpen());
+		Chunk full = takeOpen();
+		this.largestChunkBytes = Math.max(this.largestChunkBytes, full.bytes());
+		send(full);
 	}
 
 	private void send(Chunk chunk) {
@@ -357,7 +365,9 @@ final class Lane {
 	private Chunk newChunk() {
 		ByteBuf buffer = this.spareBuffers.poll();
 		if (buffer == null) {
-			buffer = Unpooled.buffer(Math.min(this.settings.chunkSize(), 1024) * 48);
+			int expected = (this.largestChunkBytes > 0) ? this.largestChunkBytes + this.largestChunkBytes / 8
+					: Math.min(this.settings.chunkSize(), 1024) * 48;
+			buffer = Unpooled.buffer((int) Math.min(expected, this.settings.maxChunkBytes() + 1024));
 		}
 		if (this.settings.transactional()) {
 			buffer.writeBytes(WireCommand.MULTI);

@@ -179,4 +179,20 @@ class ChunkingTests {
 		}
 	}
 
+	@Test
+	void thePoolLeavesTheCallersRedisUriAsItWas(RedisProcess server) {
+		RedisURI uri = RedisURI.create(server.uri());
+		Duration timeout = uri.getTimeout();
+		String text = uri.toString();
+
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(uri)
+			.connectTimeout(Duration.ofMillis(1234))
+			.build()) {
+			new StringBatchTemplate(pool).execute((batch) -> batch.set("key", "value"));
+		}
+
+		assertThat(uri.getTimeout()).isEqualTo(timeout).isNotEqualTo(Duration.ofMillis(1234));
+		assertThat(uri).hasToString(text);
+	}
+
 }

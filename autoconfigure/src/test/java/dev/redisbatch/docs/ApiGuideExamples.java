@@ -82,7 +82,7 @@ class ApiGuideExamples {
 		// tag::options[]
 		BatchOptions options = BatchOptions.builder()
 			.chunkSize(500) // commands per chunk (one write each)
-			.parallelism(4) // chunks in flight at once
+			.maxInFlightBytes(64 * 1024 * 1024) // a larger window for a distant server
 			.timeout(Duration.ofSeconds(5)) // per chunk, from its write to its last reply
 			.name("order-import") // the metrics tag: a fixed name, never data
 			.build();
