@@ -8,7 +8,7 @@
 #   benchmarks/run.sh                          # standard profile
 #   benchmarks/run.sh --profile full           # two forks, longer iterations (about three times as long)
 #   benchmarks/run.sh --profile smoke          # tiny: proves the chain works, measures nothing
-#   benchmarks/run.sh --groups peers,physical  # only some groups: peers sweep mixed sizes sizes-1m rtt cluster spring-batch physical memory connections
+#   benchmarks/run.sh --groups peers,physical  # only some groups: peers sweep mixed sizes sizes-1m rtt cluster spring-batch physical memory connections polite
 #   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
 #   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
 #   benchmarks/run.sh --publish                # also copy the report into docs/performance/

@@ -26,6 +26,17 @@ public class BatchException extends DataAccessException {
 	}
 
 	/**
+	 * Create an exception with a message of its own.
+	 * @param message the message (never a key or a value)
+	 * @param results the results of the batch
+	 * @param cause the reason the batch stopped early, if it did
+	 */
+	protected BatchException(String message, BatchResults results, @Nullable Throwable cause) {
+		super(message, cause);
+		this.results = results;
+	}
+
+	/**
 	 * The outcome of every command of the batch.
 	 * @return the results
 	 */

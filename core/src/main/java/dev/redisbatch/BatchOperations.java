@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.core.ScanOptions;
+
 /**
  * Batched (pipelined) Redis access. Implemented by {@link BatchTemplate}; depend on this
  * interface.
@@ -65,5 +67,20 @@ public interface BatchOperations<K, V> {
 	 * @throws BatchException when any SET did not succeed
 	 */
 	void setAll(Map<K, V> entries, @Nullable Duration ttl);
+
+	/**
+	 * A bulk operation on every key that matches a scan, on every master: choose the
+	 * operation on the returned object, for example
+	 * {@code scan(ScanOptions.scanOptions().match("order:*").count(1000).build()).unlink()}.
+	 * Nothing runs until then. Only operations that are safe when {@code SCAN} returns a
+	 * key twice are offered; the results (or the {@link BulkException}) carry the cursor
+	 * to resume from.
+	 * @param options {@code MATCH}, {@code COUNT} and {@code TYPE} of the scan
+	 * @return the bulk operations
+	 * @throws IllegalArgumentException for invalid options (such as a {@code COUNT} below
+	 * 1), before any I/O
+	 * @see BulkOperations
+	 */
+	BulkOperations scan(ScanOptions options);
 
 }

@@ -7,11 +7,13 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * How one batch runs: chunk size, the in-flight window, per-chunk timeout, transactional
- * mode and the name it is reported under. Any value left unset is taken from the
- * template's defaults, which come from the {@code redis.batch.*} properties.
+ * mode, retry, the rate cap (polite mode) and the name it is reported under. Any value
+ * left unset is taken from the template's defaults, which come from the
+ * {@code redis.batch.*} properties.
  * <p>
  * Instances are immutable. Invalid values are rejected by the builder, before any I/O.
  *
@@ -59,6 +61,13 @@ public final class BatchOptions {
 	 */
 	public static final int MAX_RETRY_ATTEMPTS = 10;
 
+	/**
+	 * The rate cap that means no cap.
+	 */
+	public static final long NO_RATE_CAP = 0;
+
+	private static final String BUCKET4J = "io.github.bucket4j.Bucket";
+
 	private static final BatchOptions DEFAULTS = new BatchOptions(new Builder());
 
 	private final @Nullable Integer chunkSize;
@@ -81,6 +90,10 @@ public final class BatchOptions {
 
 	private final @Nullable Duration retryBackoff;
 
+	private final @Nullable Long maxCommandsPerSecond;
+
+	private final @Nullable Long maxBytesPerSecond;
+
 	private BatchOptions(Builder builder) {
 		this.chunkSize = builder.chunkSize;
 		this.parallelism = builder.parallelism;
@@ -92,6 +105,8 @@ public final class BatchOptions {
 		this.maxInFlightCommands = builder.maxInFlightCommands;
 		this.retryAttempts = builder.retryAttempts;
 		this.retryBackoff = builder.retryBackoff;
+		this.maxCommandsPerSecond = builder.maxCommandsPerSecond;
+		this.maxBytesPerSecond = builder.maxBytesPerSecond;
 	}
 
 	/**
@@ -127,6 +142,8 @@ public final class BatchOptions {
 		builder.maxInFlightCommands = this.maxInFlightCommands;
 		builder.retryAttempts = this.retryAttempts;
 		builder.retryBackoff = this.retryBackoff;
+		builder.maxCommandsPerSecond = this.maxCommandsPerSecond;
+		builder.maxBytesPerSecond = this.maxBytesPerSecond;
 		return builder;
 	}
 
@@ -222,6 +239,24 @@ public final class BatchOptions {
 	}
 
 	/**
+	 * The most commands per second the batch writes, {@link #NO_RATE_CAP 0} for no cap,
+	 * or {@code null} for the default.
+	 * @return the command rate cap
+	 */
+	public @Nullable Long maxCommandsPerSecond() {
+		return this.maxCommandsPerSecond;
+	}
+
+	/**
+	 * The most request bytes per second the batch writes, {@link #NO_RATE_CAP 0} for no
+	 * cap, or {@code null} for the default.
+	 * @return the byte rate cap
+	 */
+	public @Nullable Long maxBytesPerSecond() {
+		return this.maxBytesPerSecond;
+	}
+
+	/**
 	 * Fill the values these options leave unset from the given fully-set options.
 	 * @param defaults options with every value set
 	 * @return options with every value set
@@ -238,12 +273,15 @@ public final class BatchOptions {
 		merged.maxInFlightCommands = pick(this.maxInFlightCommands, defaults.maxInFlightCommands);
 		merged.retryAttempts = (this.retryAttempts != null) ? this.retryAttempts : defaults.retryAttempts;
 		merged.retryBackoff = (this.retryAttempts != null) ? this.retryBackoff : defaults.retryBackoff;
+		merged.maxCommandsPerSecond = pick(this.maxCommandsPerSecond, defaults.maxCommandsPerSecond);
+		merged.maxBytesPerSecond = pick(this.maxBytesPerSecond, defaults.maxBytesPerSecond);
 		return new BatchOptions(merged);
 	}
 
 	boolean isComplete() {
 		return this.chunkSize != null && this.timeout != null && this.transactional != null && this.name != null
-				&& this.maxChunkBytes != null && this.maxInFlightBytes != null && this.maxInFlightCommands != null;
+				&& this.maxChunkBytes != null && this.maxInFlightBytes != null && this.maxInFlightCommands != null
+				&& this.maxCommandsPerSecond != null && this.maxBytesPerSecond != null;
 	}
 
 	private static <T> @Nullable T pick(@Nullable T value, @Nullable T fallback) {
@@ -264,14 +302,16 @@ public final class BatchOptions {
 				&& Objects.equals(this.maxInFlightBytes, that.maxInFlightBytes)
 				&& Objects.equals(this.maxInFlightCommands, that.maxInFlightCommands)
 				&& Objects.equals(this.retryAttempts, that.retryAttempts)
-				&& Objects.equals(this.retryBackoff, that.retryBackoff);
+				&& Objects.equals(this.retryBackoff, that.retryBackoff)
+				&& Objects.equals(this.maxCommandsPerSecond, that.maxCommandsPerSecond)
+				&& Objects.equals(this.maxBytesPerSecond, that.maxBytesPerSecond);
 	}
 
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
 				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
-				this.retryBackoff);
+				this.retryBackoff, this.maxCommandsPerSecond, this.maxBytesPerSecond);
 	}
 
 	@Override
@@ -280,7 +320,8 @@ public final class BatchOptions {
 				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
 				+ this.maxChunkBytes + ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands="
 				+ this.maxInFlightCommands + ", retryAttempts=" + this.retryAttempts + ", retryBackoff="
-				+ this.retryBackoff + "]";
+				+ this.retryBackoff + ", maxCommandsPerSecond=" + this.maxCommandsPerSecond + ", maxBytesPerSecond="
+				+ this.maxBytesPerSecond + "]";
 	}
 
 	/**
@@ -318,6 +359,17 @@ public final class BatchOptions {
 				() -> source + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + maxChunkBytes);
 	}
 
+	/**
+	 * Check a rate cap: {@code 0} (no cap) or positive, and a cap only with Bucket4j on
+	 * the classpath.
+	 */
+	static void validateRateCap(long perSecond, String source) {
+		Assert.isTrue(perSecond >= 0, () -> source + " must be 0 (no cap) or positive but was " + perSecond);
+		if (perSecond > 0 && !ClassUtils.isPresent(BUCKET4J, BatchOptions.class.getClassLoader())) {
+			throw new IllegalStateException(Messages.rateCapNeedsBucket4j(source));
+		}
+	}
+
 	static void validateName(String name, String source) {
 		Assert.isTrue(NAME.matcher(name).matches(), () -> source
 				+ " must be 1 to 64 characters of letters, digits, '.', '_' or '-' (it is a metrics tag) but was '"
@@ -348,6 +400,10 @@ public final class BatchOptions {
 		private @Nullable Integer retryAttempts;
 
 		private @Nullable Duration retryBackoff;
+
+		private @Nullable Long maxCommandsPerSecond;
+
+		private @Nullable Long maxBytesPerSecond;
 
 		private Builder() {
 		}
@@ -484,6 +540,40 @@ public final class BatchOptions {
 		public Builder maxInFlightCommands(int maxInFlightCommands) {
 			validateMaxInFlightCommands(maxInFlightCommands, "maxInFlightCommands");
 			this.maxInFlightCommands = maxInFlightCommands;
+			return this;
+		}
+
+		/**
+		 * Polite mode: the most commands per second this batch writes, across all its
+		 * servers. Before each chunk is written, the batch waits until the cap allows it,
+		 * so a long backfill leaves the server room for other clients. The waiting is not
+		 * part of any chunk's deadline, honours interrupts, and is reported as the
+		 * observation's throttle wait. Needs Bucket4j
+		 * ({@code com.bucket4j:bucket4j_jdk17-core}, which the starter brings).
+		 * @param maxCommandsPerSecond {@value BatchOptions#NO_RATE_CAP} for no cap, or
+		 * positive
+		 * @return this builder
+		 * @throws IllegalStateException for a cap when Bucket4j is not on the classpath
+		 */
+		public Builder maxCommandsPerSecond(long maxCommandsPerSecond) {
+			validateRateCap(maxCommandsPerSecond, "maxCommandsPerSecond");
+			this.maxCommandsPerSecond = maxCommandsPerSecond;
+			return this;
+		}
+
+		/**
+		 * Polite mode: the most request bytes (the commands as written on the wire) per
+		 * second this batch writes, across all its servers; see
+		 * {@link #maxCommandsPerSecond(long)}. A chunk larger than a second's worth waits
+		 * for as long as its bytes take at this rate.
+		 * @param maxBytesPerSecond {@value BatchOptions#NO_RATE_CAP} for no cap, or
+		 * positive
+		 * @return this builder
+		 * @throws IllegalStateException for a cap when Bucket4j is not on the classpath
+		 */
+		public Builder maxBytesPerSecond(long maxBytesPerSecond) {
+			validateRateCap(maxBytesPerSecond, "maxBytesPerSecond");
+			this.maxBytesPerSecond = maxBytesPerSecond;
 			return this;
 		}
 

@@ -53,6 +53,37 @@ final class BatchReport {
 	}
 
 	/**
+	 * The batch runs under a rate cap: its throttle wait is reported, even when zero.
+	 */
+	void rateCapped() {
+		this.context.setRateCapped(true);
+	}
+
+	/**
+	 * The batch waited for its rate cap before writing a chunk.
+	 * @param nanos how long
+	 */
+	void throttled(long nanos) {
+		this.context.addThrottleWait(nanos);
+	}
+
+	/**
+	 * The batch is the bulk operation of a scan.
+	 * @param operation the operation, such as {@code unlink} (a fixed value)
+	 */
+	void bulk(String operation) {
+		this.context.setBulkOperation(operation);
+	}
+
+	/**
+	 * A scan of a bulk operation returned keys.
+	 * @param keys how many
+	 */
+	void keysMatched(long keys) {
+		this.context.addKeysMatched(keys);
+	}
+
+	/**
 	 * Stop the observation with the batch's results, and log them.
 	 * @param stoppedBecause why the batch stopped early, or {@code null}
 	 */

@@ -52,6 +52,8 @@ final class BatchRun implements Lane.Events {
 
 	private final @Nullable Retry retry;
 
+	private final Throttle throttle;
+
 	private final long startNanos = System.nanoTime();
 
 	private @Nullable Lane current;
@@ -78,6 +80,10 @@ final class BatchRun implements Lane.Events {
 		this.stops = new Stops(this.router, outcomes);
 		this.retry = (settings.retryAttempts() > 0)
 				? new Retry(settings, this.router, this.stops, outcomes, this::route) : null;
+		this.throttle = Throttle.of(settings, this.report::throttled);
+		if (settings.isRateCapped()) {
+			this.report.rateCapped();
+		}
 	}
 
 	String name() {
@@ -94,6 +100,24 @@ final class BatchRun implements Lane.Events {
 
 	@Nullable Throwable abortCause() {
 		return this.stops.cause();
+	}
+
+	/**
+	 * The batch is a bulk operation: observe it from now on, even before its first
+	 * command (its scan is work too).
+	 * @param operation the operation, a fixed name
+	 */
+	void bulk(String operation) {
+		checkNotFinished();
+		this.report.bulk(operation);
+		this.report.started();
+	}
+
+	/**
+	 * The scan of a bulk operation returned keys.
+	 */
+	void keysMatched(long keys) {
+		this.report.keysMatched(keys);
 	}
 
 	int slotOf(byte[] key) {
@@ -475,6 +499,15 @@ final class BatchRun implements Lane.Events {
 	@Override
 	public @Nullable String notSentReason(Lane lane) {
 		return this.stops.notSentReason(lane);
+	}
+
+	@Override
+	public boolean admit(Lane lane, Chunk chunk) {
+		if (this.throttle.admit(chunk.size(), chunk.bytes())) {
+			return true;
+		}
+		this.stops.interrupted();
+		return false;
 	}
 
 	@Override

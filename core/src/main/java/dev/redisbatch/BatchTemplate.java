@@ -75,6 +75,28 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 */
 	public static final long DEFAULT_MAX_CHUNK_BYTES = 8L * 1024 * 1024;
 
+	/**
+	 * The default rate cap in commands per second: {@value BatchOptions#NO_RATE_CAP}, no
+	 * cap.
+	 */
+	public static final long DEFAULT_MAX_COMMANDS_PER_SECOND = BatchOptions.NO_RATE_CAP;
+
+	/**
+	 * The default rate cap in request bytes per second:
+	 * {@value BatchOptions#NO_RATE_CAP}, no cap.
+	 */
+	public static final long DEFAULT_MAX_BYTES_PER_SECOND = BatchOptions.NO_RATE_CAP;
+
+	/**
+	 * The default number of retry attempts: {@code 0}, no retry.
+	 */
+	public static final int DEFAULT_RETRY_ATTEMPTS = 0;
+
+	/**
+	 * The default pause before each retry attempt: none.
+	 */
+	public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ZERO;
+
 	private static final BatchOptions BUILT_IN = BatchOptions.builder()
 		.chunkSize(DEFAULT_CHUNK_SIZE)
 		.maxInFlightBytes(DEFAULT_MAX_IN_FLIGHT_BYTES)
@@ -83,7 +105,9 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		.transactional(false)
 		.name(BatchOptions.DEFAULT_NAME)
 		.maxChunkBytes(DEFAULT_MAX_CHUNK_BYTES)
-		.retry(0, Duration.ZERO)
+		.retry(DEFAULT_RETRY_ATTEMPTS, DEFAULT_RETRY_BACKOFF)
+		.maxCommandsPerSecond(DEFAULT_MAX_COMMANDS_PER_SECOND)
+		.maxBytesPerSecond(DEFAULT_MAX_BYTES_PER_SECOND)
 		.build();
 
 	private final BatchConnectionPool pool;
@@ -304,6 +328,40 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 				from);
 	}
 
+	@Override
+	public BulkOperations scan(ScanOptions options) {
+		Assert.notNull(options, "options must not be null");
+		MasterKeyScanner.scanArgs(options);
+		return new ScanBulk(this, options, null, BatchOptions.defaults());
+	}
+
+	/**
+	 * A run for a bulk operation, with the options resolved against the defaults.
+	 * @throws IllegalStateException when a batch is bound to this thread
+	 */
+	BatchRun bulkRun(RunSettings settings) {
+		Assert.state(BoundBatch.current(this.pool) == null, Messages::bulkInBoundBatch);
+		return new BatchRun(this.pool, settings, this.observations);
+	}
+
+	/**
+	 * The settings of a bulk operation: not transactional.
+	 */
+	RunSettings bulkSettings(BatchOptions options) {
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		Assert.isTrue(!require(resolved.transactional()),
+				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
+		return RunSettings.of(resolved);
+	}
+
+	/**
+	 * A scanner of raw keys (never deserialized), for bulk operations.
+	 */
+	MasterKeyScanner<byte[]> rawScanner(ScanOptions options, Duration timeout) {
+		return new MasterKeyScanner<>(this.pool, RedisSerializer.byteArray(), options, timeout, null);
+	}
+
 	private void validate(BatchOptions options) {
 		BatchOptions.validateChunkSize(require(options.chunkSize()), "chunkSize");
 		BatchOptions.validateMaxInFlightBytes(require(options.maxInFlightBytes()), "maxInFlightBytes");
@@ -311,6 +369,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
 		BatchOptions.validateName(require(options.name()), "name");
 		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");
+		BatchOptions.validateRateCap(require(options.maxCommandsPerSecond()), "maxCommandsPerSecond");
+		BatchOptions.validateRateCap(require(options.maxBytesPerSecond()), "maxBytesPerSecond");
 	}
 
 	private static <T> T require(@Nullable T value) {

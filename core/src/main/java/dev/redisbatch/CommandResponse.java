@@ -278,6 +278,14 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		return requireOutcome();
 	}
 
+	/**
+	 * The outcome, or {@code null} while it is not decided (not answered yet, or waiting
+	 * for a retry).
+	 */
+	@Nullable Outcome outcomeIfSettled() {
+		return this.outcome;
+	}
+
 	BatchFailure failure() {
 		Outcome current = requireOutcome();
 		return new BatchFailure(this.index, name(), current, (this.reason != null) ? this.reason : "");

@@ -187,11 +187,18 @@ final class Lane {
 	}
 
 	private void send(Chunk chunk) {
+		boolean admitted = false;
 		while (true) {
 			String notSent = this.events.notSentReason(this);
 			if (notSent != null) {
 				this.events.unsendable(this, chunk, notSent);
 				return;
+			}
+			if (!admitted) {
+				// the batch's rate cap, before the window and the write: its waiting is
+				// never part of a chunk's deadline
+				admitted = this.events.admit(this, chunk);
+				continue;
 			}
 			Lease current = lease(chunk);
 			if (current == null) {
@@ -389,6 +396,13 @@ final class Lane {
 		 * {@code null} when it can send.
 		 */
 		@Nullable String notSentReason(Lane lane);
+
+		/**
+		 * Wait until the batch's rate cap allows the chunk to be written.
+		 * @return {@code false} when the wait was interrupted: the batch stops, and the
+		 * chunk is not sent
+		 */
+		boolean admit(Lane lane, Chunk chunk);
 
 		/**
 		 * A chunk that will not be sent: settle its commands, or send them elsewhere.

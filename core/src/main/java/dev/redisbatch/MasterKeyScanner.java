@@ -117,7 +117,11 @@ final class MasterKeyScanner<K> implements KeyScanner<K> {
 		return this.position;
 	}
 
-	private KeyScanCursor<byte[]> scan(NodePool node, String cursor) {
+	/**
+	 * One {@code SCAN} call on a master, on a connection borrowed for it.
+	 * @throws DataAccessException when it failed or timed out
+	 */
+	KeyScanCursor<byte[]> scan(NodePool node, String cursor) {
 		StatefulConnection<byte[], byte[]> connection = node.borrow();
 		boolean healthy = false;
 		try {

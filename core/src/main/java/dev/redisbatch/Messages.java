@@ -137,6 +137,27 @@ final class Messages {
 				+ " is not complete yet: read it after execute(...) returns, not inside the batch callback";
 	}
 
+	static String rateCapNeedsBucket4j(String setting) {
+		return setting + " caps the batch's rate with Bucket4j, which is not on the classpath: add the dependency "
+				+ "com.bucket4j:bucket4j_jdk17-core (the redis-batch Spring Boot starter brings it), or leave the cap at 0";
+	}
+
+	static String bulkInBoundBatch() {
+		return "A bulk operation runs a batch of its own and cannot join the @RedisBatch batch bound to this thread: "
+				+ "run it outside the @RedisBatch method";
+	}
+
+	// bulk operations
+
+	static String scanFailed(String address, Throwable failure) {
+		return "SCAN on " + address + " failed (" + describe(failure) + "); that master's scan stopped";
+	}
+
+	static String bulkIncomplete(String operation, long keysMatched, int mastersLeft, BatchResults commands) {
+		return "Bulk " + operation + " did not complete: " + keysMatched + " keys matched; " + commands.summary() + "; "
+				+ mastersLeft + ((mastersLeft == 1) ? " master" : " masters") + " left to resume from the cursor";
+	}
+
 	// server errors
 
 	/**

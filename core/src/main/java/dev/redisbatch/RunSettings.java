@@ -19,9 +19,12 @@ import org.jspecify.annotations.Nullable;
  * @param retryAttempts how many more times unsent (and unknown idempotent) commands are
  * sent
  * @param retryBackoff the pause before each retry attempt
+ * @param maxCommandsPerSecond the most commands written per second, 0 for no cap
+ * @param maxBytesPerSecond the most request bytes written per second, 0 for no cap
  */
 record RunSettings(String name, int chunkSize, int maxChunksInFlight, long maxInFlightBytes, int maxInFlightCommands,
-		Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts, Duration retryBackoff) {
+		Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts, Duration retryBackoff,
+		long maxCommandsPerSecond, long maxBytesPerSecond) {
 
 	/**
 	 * The settings of options that were resolved against the template's defaults.
@@ -33,7 +36,8 @@ record RunSettings(String name, int chunkSize, int maxChunksInFlight, long maxIn
 		return new RunSettings(require(options.name()), require(options.chunkSize()),
 				(parallelism != null) ? parallelism : Integer.MAX_VALUE, require(options.maxInFlightBytes()),
 				require(options.maxInFlightCommands()), require(options.timeout()), require(options.transactional()),
-				require(options.maxChunkBytes()), require(options.retryAttempts()), require(options.retryBackoff()));
+				require(options.maxChunkBytes()), require(options.retryAttempts()), require(options.retryBackoff()),
+				require(options.maxCommandsPerSecond()), require(options.maxBytesPerSecond()));
 	}
 
 	/**
@@ -42,7 +46,15 @@ record RunSettings(String name, int chunkSize, int maxChunksInFlight, long maxIn
 	 */
 	RunSettings withoutRetry() {
 		return new RunSettings(this.name, this.chunkSize, this.maxChunksInFlight, this.maxInFlightBytes,
-				this.maxInFlightCommands, this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff);
+				this.maxInFlightCommands, this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff,
+				this.maxCommandsPerSecond, this.maxBytesPerSecond);
+	}
+
+	/**
+	 * Whether the batch's rate is capped (polite mode).
+	 */
+	boolean isRateCapped() {
+		return this.maxCommandsPerSecond > 0 || this.maxBytesPerSecond > 0;
 	}
 
 	long timeoutNanos() {

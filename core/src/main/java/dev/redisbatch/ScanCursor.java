@@ -200,6 +200,19 @@ public final class ScanCursor implements Serializable {
 	}
 
 	/**
+	 * This position with a master at a cursor: {@code "0"} starts it again from the
+	 * beginning.
+	 */
+	ScanCursor at(int master, String cursor) {
+		if (!"0".equals(cursor)) {
+			return advance(master, cursor);
+		}
+		TreeMap<Integer, @Nullable String> next = new TreeMap<>(this.positions);
+		next.remove(master);
+		return new ScanCursor(next, false);
+	}
+
+	/**
 	 * This position with a master finished.
 	 */
 	ScanCursor finish(int master) {

@@ -29,6 +29,8 @@ class BatchOptionsTests {
 		.name("default")
 		.maxChunkBytes(8L * 1024 * 1024)
 		.retry(3, Duration.ofMillis(200))
+		.maxCommandsPerSecond(0)
+		.maxBytesPerSecond(0)
 		.build();
 
 	/**
@@ -42,6 +44,8 @@ class BatchOptionsTests {
 		.name("import.users")
 		.maxChunkBytes(4096)
 		.retry(1, Duration.ofMillis(5))
+		.maxCommandsPerSecond(5_000)
+		.maxBytesPerSecond(1024 * 1024)
 		.build();
 
 	@ParameterizedTest
@@ -146,6 +150,27 @@ class BatchOptionsTests {
 			.withMessage("retry attempts must be between 0 and 10 but was " + attempts);
 	}
 
+	@ParameterizedTest
+	@ValueSource(longs = { 0, 1, 50_000, Long.MAX_VALUE })
+	void acceptsARateCapOfZeroForNoneOrAnyPositiveRate(long perSecond) {
+		BatchOptions options = BatchOptions.builder()
+			.maxCommandsPerSecond(perSecond)
+			.maxBytesPerSecond(perSecond)
+			.build();
+
+		assertThat(options.maxCommandsPerSecond()).isEqualTo(perSecond);
+		assertThat(options.maxBytesPerSecond()).isEqualTo(perSecond);
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { -1, Long.MIN_VALUE })
+	void refusesANegativeRateCap(long perSecond) {
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().maxCommandsPerSecond(perSecond))
+			.withMessage("maxCommandsPerSecond must be 0 (no cap) or positive but was " + perSecond);
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().maxBytesPerSecond(perSecond))
+			.withMessage("maxBytesPerSecond must be 0 (no cap) or positive but was " + perSecond);
+	}
+
 	@Test
 	void acceptsARetryWithoutBackoff() {
 		assertThat(BatchOptions.builder().retry(2, Duration.ZERO).build().retryBackoff()).isEqualTo(Duration.ZERO);
@@ -187,6 +212,8 @@ class BatchOptionsTests {
 		assertThat(options.maxChunkBytes()).isNull();
 		assertThat(options.retryAttempts()).isNull();
 		assertThat(options.retryBackoff()).isNull();
+		assertThat(options.maxCommandsPerSecond()).isNull();
+		assertThat(options.maxBytesPerSecond()).isNull();
 	}
 
 	@Test
@@ -302,6 +329,8 @@ class BatchOptionsTests {
 			.name("import.users")
 			.maxChunkBytes(4096)
 			.retry(1, Duration.ofMillis(5))
+			.maxCommandsPerSecond(5_000)
+			.maxBytesPerSecond(1024 * 1024)
 			.build();
 
 		assertThat(same).isEqualTo(EVERYTHING_SET).hasSameHashCodeAs(EVERYTHING_SET);
@@ -313,7 +342,8 @@ class BatchOptionsTests {
 				(builder) -> builder.parallelism(5), (builder) -> builder.timeout(Duration.ofMillis(751)),
 				(builder) -> builder.transactional(false), (builder) -> builder.name("import.orders"),
 				(builder) -> builder.maxChunkBytes(4097), (builder) -> builder.retry(2, Duration.ofMillis(5)),
-				(builder) -> builder.retry(1, Duration.ofMillis(6)));
+				(builder) -> builder.retry(1, Duration.ofMillis(6)), (builder) -> builder.maxCommandsPerSecond(5_001),
+				(builder) -> builder.maxBytesPerSecond(1024 * 1024 + 1));
 
 		for (UnaryOperator<BatchOptions.Builder> change : changes) {
 			BatchOptions changed = change.apply(EVERYTHING_SET.mutate()).build();

@@ -92,7 +92,7 @@ class BoundedMemoryTests {
 		return (value != null) ? Long.parseLong(value.toString()) : 0;
 	}
 
-	private static long number(String output, String name) {
+	static long number(String output, String name) {
 		int at = output.indexOf(name + "=");
 		if (at < 0) {
 			throw new AssertionError("no " + name + " in " + output);
@@ -110,7 +110,7 @@ class BoundedMemoryTests {
 		return finish(startInSmallHeap(main, heap, String.valueOf(server.port())));
 	}
 
-	private static Process startInSmallHeap(Class<?> main, String heap, String... args) throws IOException {
+	static Process startInSmallHeap(Class<?> main, String heap, String... args) throws IOException {
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx" + heap, "-XX:+ExitOnOutOfMemoryError",
 				"-cp", System.getProperty("java.class.path"), main.getName()));
@@ -120,7 +120,7 @@ class BoundedMemoryTests {
 		return process;
 	}
 
-	private static String finish(Process process) throws IOException, InterruptedException {
+	static String finish(Process process) throws IOException, InterruptedException {
 		boolean exited = process.waitFor(5, TimeUnit.MINUTES);
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		if (!exited) {

@@ -68,7 +68,22 @@ public class RedisBatchProperties {
 	 */
 	private DataSize maxChunkBytes = DataSize.ofBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES);
 
+	/**
+	 * Most commands per second one batch writes, across its servers (polite mode): each
+	 * chunk waits for the cap before it is written. 0 (no cap) or positive. Needs
+	 * Bucket4j, which the starter brings.
+	 */
+	private long maxCommandsPerSecond = BatchTemplate.DEFAULT_MAX_COMMANDS_PER_SECOND;
+
+	/**
+	 * Most request bytes per second one batch writes, across its servers (polite mode).
+	 * 0B (no cap) or positive. Needs Bucket4j, which the starter brings.
+	 */
+	private DataSize maxBytesPerSecond = DataSize.ofBytes(BatchTemplate.DEFAULT_MAX_BYTES_PER_SECOND);
+
 	private final Pool pool = new Pool();
+
+	private final Retry retry = new Retry();
 
 	private final Metrics metrics = new Metrics();
 
@@ -143,8 +158,28 @@ public class RedisBatchProperties {
 		this.maxChunkBytes = maxChunkBytes;
 	}
 
+	public long getMaxCommandsPerSecond() {
+		return this.maxCommandsPerSecond;
+	}
+
+	public void setMaxCommandsPerSecond(long maxCommandsPerSecond) {
+		this.maxCommandsPerSecond = maxCommandsPerSecond;
+	}
+
+	public DataSize getMaxBytesPerSecond() {
+		return this.maxBytesPerSecond;
+	}
+
+	public void setMaxBytesPerSecond(DataSize maxBytesPerSecond) {
+		this.maxBytesPerSecond = maxBytesPerSecond;
+	}
+
 	public Pool getPool() {
 		return this.pool;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
 	}
 
 	public Metrics getMetrics() {
@@ -214,6 +249,42 @@ public class RedisBatchProperties {
 
 		public void setMaxWait(Duration maxWait) {
 			this.maxWait = maxWait;
+		}
+
+	}
+
+	/**
+	 * Sending commands again after a lost connection, and pausing when a server refuses
+	 * commands for now (LOADING, BUSY, TRYAGAIN).
+	 */
+	public static class Retry {
+
+		/**
+		 * How many times a batch recovers, from 0 (never: a lost connection or a LOADING
+		 * server ends the batch) to 10. Each recovery waits the backoff first.
+		 */
+		private int attempts = BatchTemplate.DEFAULT_RETRY_ATTEMPTS;
+
+		/**
+		 * Pause before each attempt. Must not be negative. attempts x backoff bounds how
+		 * long a batch waits for a server that is loading its data.
+		 */
+		private Duration backoff = BatchTemplate.DEFAULT_RETRY_BACKOFF;
+
+		public int getAttempts() {
+			return this.attempts;
+		}
+
+		public void setAttempts(int attempts) {
+			this.attempts = attempts;
+		}
+
+		public Duration getBackoff() {
+			return this.backoff;
+		}
+
+		public void setBackoff(Duration backoff) {
+			this.backoff = backoff;
 		}
 
 	}

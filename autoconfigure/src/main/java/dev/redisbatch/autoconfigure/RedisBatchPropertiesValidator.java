@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchTemplate;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -36,6 +37,15 @@ final class RedisBatchPropertiesValidator {
 		apply("redis.batch.max-chunk-bytes", properties.getMaxChunkBytes(),
 				(size) -> options.maxChunkBytes(size.toBytes()));
 		options.transactional(properties.isTransactional());
+		apply("redis.batch.max-commands-per-second", properties.getMaxCommandsPerSecond(),
+				options::maxCommandsPerSecond);
+		apply("redis.batch.max-bytes-per-second", properties.getMaxBytesPerSecond(),
+				(size) -> options.maxBytesPerSecond(size.toBytes()));
+		RedisBatchProperties.Retry retry = properties.getRetry();
+		apply("redis.batch.retry.attempts", retry.getAttempts(),
+				(attempts) -> options.retry(attempts, BatchTemplate.DEFAULT_RETRY_BACKOFF));
+		apply("redis.batch.retry.backoff", retry.getBackoff(),
+				(backoff) -> options.retry(retry.getAttempts(), backoff));
 		return options.build();
 	}
 
@@ -68,7 +78,8 @@ final class RedisBatchPropertiesValidator {
 		try {
 			setter.accept(value);
 		}
-		catch (IllegalArgumentException ex) {
+		catch (IllegalArgumentException | IllegalStateException ex) {
+			// IllegalStateException: a rate cap without Bucket4j on the classpath
 			throw new InvalidConfigurationPropertyValueException(property, value, ex.getMessage());
 		}
 	}

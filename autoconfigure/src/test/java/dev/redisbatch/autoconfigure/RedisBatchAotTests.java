@@ -76,7 +76,7 @@ class RedisBatchAotTests {
 				}
 			}
 		}
-		assertThat(types).hasSize(4);
+		assertThat(types).hasSize(5);
 		assertThat(accessors).hasSizeGreaterThan(20)
 			.allSatisfy((method) -> assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method))
 				.as(method.toString())

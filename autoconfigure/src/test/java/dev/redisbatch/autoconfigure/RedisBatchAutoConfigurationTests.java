@@ -55,6 +55,8 @@ class RedisBatchAutoConfigurationTests {
 				.name(BatchOptions.DEFAULT_NAME)
 				.maxChunkBytes(BatchTemplate.DEFAULT_MAX_CHUNK_BYTES)
 				.retry(0, Duration.ZERO)
+				.maxCommandsPerSecond(BatchTemplate.DEFAULT_MAX_COMMANDS_PER_SECOND)
+				.maxBytesPerSecond(BatchTemplate.DEFAULT_MAX_BYTES_PER_SECOND)
 				.build());
 		});
 	}

@@ -47,6 +47,10 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.timeout", List.of("1ms", "365d"));
 		DOCUMENTED_RANGES.put("redis.batch.transactional", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.max-chunk-bytes", List.of("1KB", "1GB"));
+		DOCUMENTED_RANGES.put("redis.batch.max-commands-per-second", List.of("0", "1000000000"));
+		DOCUMENTED_RANGES.put("redis.batch.max-bytes-per-second", List.of("0B", "10GB"));
+		DOCUMENTED_RANGES.put("redis.batch.retry.attempts", List.of("0", "10"));
+		DOCUMENTED_RANGES.put("redis.batch.retry.backoff", List.of("0s", "1h"));
 		DOCUMENTED_RANGES.put("redis.batch.pool.max-active", List.of("1", "1024"));
 		DOCUMENTED_RANGES.put("redis.batch.pool.max-idle", List.of("0", "8"));
 		DOCUMENTED_RANGES.put("redis.batch.pool.min-idle", List.of("0", "8"));
@@ -111,6 +115,12 @@ class RedisBatchPropertiesTests {
 		assertInvalid("redis.batch.timeout", "PT0S", "must be positive", "redis.batch.timeout=0s");
 		assertInvalid("redis.batch.max-chunk-bytes", "1023B", "must be at least 1024 bytes",
 				"redis.batch.max-chunk-bytes=1023B");
+		assertInvalid("redis.batch.max-commands-per-second", "-1", "must be 0 (no cap) or positive",
+				"redis.batch.max-commands-per-second=-1");
+		assertInvalid("redis.batch.retry.attempts", "11", "retry attempts must be between 0 and 10",
+				"redis.batch.retry.attempts=11");
+		assertInvalid("redis.batch.retry.backoff", "PT-1S", "retry backoff must not be negative",
+				"redis.batch.retry.backoff=-1s");
 		assertInvalid("redis.batch.pool.max-active", "0", "must be at least 1", "redis.batch.pool.max-active=0");
 		assertInvalid("redis.batch.pool.max-idle", "-1", "must not be negative", "redis.batch.pool.max-idle=-1");
 		assertInvalid("redis.batch.pool.max-wait", "PT0S", "never waits without bound", "redis.batch.pool.max-wait=0s");
@@ -140,6 +150,10 @@ class RedisBatchPropertiesTests {
 		assertThat(options.maxInFlightCommands()).isEqualTo(defaults.getMaxInFlightCommands());
 		assertThat(options.timeout()).isEqualTo(defaults.getTimeout());
 		assertThat(options.maxChunkBytes()).isEqualTo(defaults.getMaxChunkBytes().toBytes());
+		assertThat(options.maxCommandsPerSecond()).isEqualTo(defaults.getMaxCommandsPerSecond());
+		assertThat(options.maxBytesPerSecond()).isEqualTo(defaults.getMaxBytesPerSecond().toBytes());
+		assertThat(options.retryAttempts()).isEqualTo(defaults.getRetry().getAttempts());
+		assertThat(options.retryBackoff()).isEqualTo(defaults.getRetry().getBackoff());
 	}
 
 	private void assertInvalid(String property, String value, String reason, String... properties) {

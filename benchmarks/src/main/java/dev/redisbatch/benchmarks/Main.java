@@ -62,7 +62,7 @@ import org.openjdk.jmh.infra.IterationParams;
  */
 public final class Main {
 
-	private static final List<String> EXTRA_STEPS = List.of("physical", "memory", "connections");
+	private static final List<String> EXTRA_STEPS = List.of("physical", "memory", "connections", "polite");
 
 	private final Path out;
 
@@ -128,7 +128,7 @@ public final class Main {
 		System.exit(0);
 	}
 
-	private void run() throws IOException, RunnerException {
+	private void run() throws IOException, RunnerException, InterruptedException {
 		Files.createDirectories(this.out);
 		long start = System.nanoTime();
 		this.results.profile = this.plan.profile();
@@ -179,6 +179,11 @@ public final class Main {
 				}
 				if (selected("physical") && this.results.physical.isEmpty() && this.results.physicalNote == null) {
 					runPhysicalLimit(redis);
+				}
+				if (selected("polite")) {
+					this.console.println("polite mode: GET latency during a backfill, uncapped and capped");
+					this.results.polite = PoliteModeBenchmark.run(redis.port(),
+							"smoke".equals(this.plan.profile()) ? 20_000 : 1_000_000, 8);
 				}
 			}
 			finally {

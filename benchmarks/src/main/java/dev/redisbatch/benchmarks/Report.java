@@ -65,6 +65,9 @@ final class Report {
 		Files.writeString(dir.resolve(RTT_SVG), report.rttChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(WINDOW_SVG), report.windowChart(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve(SWEEP_SVG), report.sweepChart(), StandardCharsets.UTF_8);
+		if (results.polite != null) {
+			Files.writeString(dir.resolve(PoliteModeBenchmark.SVG), results.polite.chart(), StandardCharsets.UTF_8);
+		}
 	}
 
 	// ---- Markdown
@@ -99,6 +102,9 @@ final class Report {
 		cluster(n);
 		springBatch();
 		connections();
+		if (this.results.polite != null) {
+			this.md.append(this.results.polite.markdown());
+		}
 		strategies();
 		settings();
 		missing();

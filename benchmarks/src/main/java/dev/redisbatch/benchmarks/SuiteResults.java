@@ -34,6 +34,8 @@ final class SuiteResults {
 
 	@Nullable String physicalNote;
 
+	PoliteModeBenchmark.@Nullable Result polite;
+
 	String profile = "standard";
 
 	String command = "";

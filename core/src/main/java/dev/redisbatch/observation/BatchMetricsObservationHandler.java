@@ -19,7 +19,12 @@ import io.micrometer.observation.ObservationHandler;
  * {@code name};</li>
  * <li>{@code redis.batch.chunks} (counter, chunks), tagged {@code name};</li>
  * <li>{@code redis.batch.chunk.duration} (timer, from a chunk's write to its last reply),
- * tagged {@code name}.</li>
+ * tagged {@code name};</li>
+ * <li>{@code redis.batch.throttle.wait} (timer, the time a batch under a rate cap waited
+ * for it, one record per batch), tagged {@code name};</li>
+ * <li>{@code redis.batch.keys.matched} (counter, keys a bulk operation's scan returned),
+ * tagged {@code name} and {@code operation} ({@code unlink}, {@code del}, {@code expire},
+ * {@code persist}, {@code count}).</li>
  * </ul>
  * The batch timer itself ({@code redis.batch}) comes from Micrometer's default meter
  * handler.
@@ -71,6 +76,23 @@ public class BatchMetricsObservationHandler implements ObservationHandler<BatchO
 			.tag("name", name)
 			.register(this.registry)
 			.increment(context.getChunks());
+		if (context.isRateCapped()) {
+			Timer.builder("redis.batch.throttle.wait")
+				.description("Time a batch under a rate cap waited for it")
+				.tag("name", name)
+				.register(this.registry)
+				.record(context.getThrottleWait());
+		}
+		String operation = context.getBulkOperation();
+		if (operation != null) {
+			Counter.builder("redis.batch.keys.matched")
+				.description("Keys the scan of a bulk operation returned")
+				.baseUnit("keys")
+				.tag("name", name)
+				.tag("operation", operation)
+				.register(this.registry)
+				.increment(context.getKeysMatched());
+		}
 	}
 
 	private void count(String name, String outcome, long amount) {

@@ -1,8 +1,10 @@
 package dev.redisbatch.observation;
 
+import java.time.Duration;
 import java.util.function.LongConsumer;
 
 import io.micrometer.observation.Observation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an observation knows about one batch: its name, mode and topology when it starts,
@@ -27,6 +29,14 @@ public class BatchObservationContext extends Observation.Context {
 	private long notSent;
 
 	private int chunks;
+
+	private boolean rateCapped;
+
+	private long throttleWaitNanos;
+
+	private @Nullable String bulkOperation;
+
+	private long keysMatched;
 
 	private LongConsumer chunkListener = (nanos) -> {
 	};
@@ -113,6 +123,73 @@ public class BatchObservationContext extends Observation.Context {
 	 */
 	public int getChunks() {
 		return this.chunks;
+	}
+
+	/**
+	 * Whether the batch ran under a rate cap (polite mode).
+	 * @return whether it was capped
+	 */
+	public boolean isRateCapped() {
+		return this.rateCapped;
+	}
+
+	/**
+	 * Mark the batch as running under a rate cap.
+	 * @param rateCapped whether it is capped
+	 */
+	public void setRateCapped(boolean rateCapped) {
+		this.rateCapped = rateCapped;
+	}
+
+	/**
+	 * How long the batch has waited for its rate cap before writing its chunks, so far.
+	 * @return the time spent waiting, zero for a batch without a cap
+	 */
+	public Duration getThrottleWait() {
+		return Duration.ofNanos(this.throttleWaitNanos);
+	}
+
+	/**
+	 * Called by the batch each time it waited for its rate cap.
+	 * @param nanos how long it waited
+	 */
+	public void addThrottleWait(long nanos) {
+		this.throttleWaitNanos += nanos;
+	}
+
+	/**
+	 * The bulk operation the batch runs on the keys of a scan, or {@code null} for a
+	 * batch that is not one.
+	 * @return {@code unlink}, {@code del}, {@code expire}, {@code persist} or
+	 * {@code count}, or {@code null}
+	 */
+	public @Nullable String getBulkOperation() {
+		return this.bulkOperation;
+	}
+
+	/**
+	 * Mark the batch as a bulk operation.
+	 * @param bulkOperation the operation (a fixed value)
+	 */
+	public void setBulkOperation(String bulkOperation) {
+		this.bulkOperation = bulkOperation;
+	}
+
+	/**
+	 * The keys the scan of a bulk operation returned so far (a key {@code SCAN} returned
+	 * twice counts twice).
+	 * @return the count, 0 for a batch that is not a bulk operation
+	 */
+	public long getKeysMatched() {
+		return this.keysMatched;
+	}
+
+	/**
+	 * Called by a bulk operation for each page of keys its scan returned.
+	 * @param keys the keys of the page
+	 */
+	public void addKeysMatched(long keys) {
+		this.keysMatched += keys;
 	}
 
 	/**

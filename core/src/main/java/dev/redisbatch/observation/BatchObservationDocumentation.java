@@ -109,6 +109,36 @@ public enum BatchObservationDocumentation implements ObservationDocumentation {
 			public String asString() {
 				return "redis.batch.chunks";
 			}
+		},
+
+		/**
+		 * Milliseconds the batch waited for its rate cap; only for a batch with a cap.
+		 */
+		THROTTLE_WAIT {
+			@Override
+			public String asString() {
+				return "redis.batch.throttle.wait.ms";
+			}
+
+			@Override
+			public boolean isRequired() {
+				return false;
+			}
+		},
+
+		/**
+		 * The keys the scan of a bulk operation returned; only for a bulk operation.
+		 */
+		KEYS_MATCHED {
+			@Override
+			public String asString() {
+				return "redis.batch.keys.matched";
+			}
+
+			@Override
+			public boolean isRequired() {
+				return false;
+			}
 		}
 
 	}

@@ -5,7 +5,8 @@ import io.micrometer.common.KeyValues;
 /**
  * The default naming and tags of the {@code redis.batch} observation: low-cardinality
  * tags {@code name}, {@code outcome}, {@code mode} and {@code topology}, and the size and
- * chunk count as high-cardinality values (spans only).
+ * chunk count as high-cardinality values (spans only), with the throttle wait of a batch
+ * under a rate cap and the keys matched by a bulk operation.
  *
  * @since 0.1.0
  */
@@ -36,10 +37,19 @@ public class DefaultBatchObservationConvention implements BatchObservationConven
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(BatchObservationContext context) {
-		return KeyValues.of(
+		KeyValues values = KeyValues.of(
 				BatchObservationDocumentation.HighCardinalityKeys.SIZE.withValue(String.valueOf(context.getSize())),
 				BatchObservationDocumentation.HighCardinalityKeys.CHUNKS
 					.withValue(String.valueOf(context.getChunks())));
+		if (context.isRateCapped()) {
+			values = values.and(BatchObservationDocumentation.HighCardinalityKeys.THROTTLE_WAIT
+				.withValue(String.valueOf(context.getThrottleWait().toMillis())));
+		}
+		if (context.getBulkOperation() != null) {
+			values = values.and(BatchObservationDocumentation.HighCardinalityKeys.KEYS_MATCHED
+				.withValue(String.valueOf(context.getKeysMatched())));
+		}
+		return values;
 	}
 
 }

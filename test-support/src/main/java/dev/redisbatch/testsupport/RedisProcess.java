@@ -254,6 +254,18 @@ public final class RedisProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Kill the server if it runs, then start it again on the same port with the same
+	 * options, and return as soon as it answers, even while it still loads its data from
+	 * disk (it refuses most commands with {@code LOADING} then). A server started with
+	 * {@code --save ""} still loads the {@code dump.rdb} a {@code SAVE} left in its
+	 * directory.
+	 */
+	public void restartWhileLoading() {
+		kill();
+		launch(true);
+	}
+
+	/**
 	 * The last lines of the server's log, for failure messages.
 	 * @param lines how many lines
 	 * @return the lines
@@ -279,6 +291,10 @@ public final class RedisProcess implements AutoCloseable {
 	}
 
 	private void launch() {
+		launch(false);
+	}
+
+	private void launch(boolean whileLoading) {
 		List<String> command = new ArrayList<>();
 		command.add(this.binary.path().toString());
 		if (this.configFile != null) {
@@ -295,7 +311,7 @@ public final class RedisProcess implements AutoCloseable {
 				.start();
 			this.process = started;
 			RUNNING.add(this);
-			awaitReady(started);
+			awaitReady(started, whileLoading);
 			logger.debug("redis-server started on port {} (pid {})", this.port, started.pid());
 		}
 		catch (IOException ex) {
@@ -303,7 +319,7 @@ public final class RedisProcess implements AutoCloseable {
 		}
 	}
 
-	private void awaitReady(Process started) {
+	private void awaitReady(Process started, boolean whileLoading) {
 		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 		IOException last = null;
 		while (System.nanoTime() < deadline) {
@@ -324,7 +340,7 @@ public final class RedisProcess implements AutoCloseable {
 			catch (RespConnection.RespErrorException ex) {
 				// An error reply means the server answers (NOAUTH when a password is
 				// required), except while it loads its data.
-				if (!String.valueOf(ex.getMessage()).startsWith("LOADING")) {
+				if (whileLoading || !String.valueOf(ex.getMessage()).startsWith("LOADING")) {
 					return;
 				}
 			}
