@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,6 +51,16 @@ public interface Batch<K, V> {
 	 * @return whether commands recorded now are not sent
 	 */
 	boolean isStopped();
+
+	/**
+	 * Send the commands recorded so far now, without waiting for their replies, instead
+	 * of when their chunk fills or the callback returns. For a callback whose input
+	 * arrives slowly (a message consumer, a stream, a cursor over a slow source): call it
+	 * when it is about to wait for more, so that what it has is not held back. It waits
+	 * only while the in-flight window is full, and costs a write per server with commands
+	 * waiting: never call it after every command.
+	 */
+	void flush();
 
 	// strings and keys
 
@@ -321,5 +332,54 @@ public interface Batch<K, V> {
 	 * @return the script's result
 	 */
 	<T> Response<@Nullable T> eval(RedisScript<T> script, List<K> keys, Object... args);
+
+	// any command
+
+	/**
+	 * Any Redis command with one key and text arguments: streams, HyperLogLog, geo,
+	 * {@code BITFIELD}, module commands, commands newer than this library. The key is
+	 * serialized with the key serializer and routes the command on a cluster; the
+	 * arguments follow it as UTF-8.
+	 *
+	 * <pre class="code">
+	 * Response&lt;Long&gt; added = batch.command("PFADD", CommandReply.integer(), "visitors:today", "alice", "bob");
+	 * </pre>
+	 * @param <T> the type of the response's value
+	 * @param name the command name, such as {@code "PFADD"} or {@code "JSON.SET"}; a
+	 * subcommand is the first argument
+	 * @param reply the reply type
+	 * @param key the key, sent right after the name
+	 * @param arguments the arguments after the key
+	 * @return the reply
+	 * @throws IllegalArgumentException for a {@code null} or blank name, a name that
+	 * cannot run in a batch (blocking commands, {@code MULTI}, {@code SELECT},
+	 * subscriptions), or a {@code null} argument
+	 * @see #command(String, CommandReply, Consumer)
+	 */
+	<T extends @Nullable Object> Response<T> command(String name, CommandReply<T> reply, K key, String... arguments);
+
+	/**
+	 * Any Redis command, with its arguments in wire order, and its keys marked so that it
+	 * is routed, and checked, like the named commands: on a cluster it goes to the master
+	 * of its keys' slot (keys of different slots make it {@link Outcome#FAILED}, not
+	 * sent), and a command without keys is refused, because no master would be the right
+	 * one.
+	 *
+	 * <pre class="code">
+	 * Response&lt;String&gt; id = batch.command("XADD", CommandReply.string(),
+	 *     (args) -&gt; args.key("events").arg("*").arg("type").arg("order").arg("payload").value(order));
+	 * </pre>
+	 * @param <T> the type of the response's value
+	 * @param name the command name, such as {@code "XADD"} or {@code "JSON.SET"}; a
+	 * subcommand is the first argument
+	 * @param reply the reply type
+	 * @param arguments adds the arguments, in order
+	 * @return the reply
+	 * @throws IllegalArgumentException for a {@code null} or blank name, a name that
+	 * cannot run in a batch (blocking commands or options, {@code MULTI}, {@code SELECT},
+	 * subscriptions), a {@code null} argument, or on a cluster a command without keys
+	 */
+	<T extends @Nullable Object> Response<T> command(String name, CommandReply<T> reply,
+			Consumer<CommandArguments<K, V>> arguments);
 
 }

@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -91,6 +93,12 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig;
 
 	private final LongAdder exhausted = new LongAdder();
+
+	/**
+	 * The threads of the async batches of every template on this pool, made when the
+	 * first one runs.
+	 */
+	private final AtomicReference<@Nullable ExecutorService> asyncExecutor = new AtomicReference<>();
 
 	private final LettuceInternals.Channels channels = new LettuceInternals.Channels();
 
@@ -387,6 +395,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		ExecutorService async = this.asyncExecutor.getAndSet(null);
+		if (async != null) {
+			// batches still running end as the connections close
+			async.shutdown();
+		}
 		nodes().forEach(NodePool::close);
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		if (this.clusterClient != null) {
@@ -395,6 +408,25 @@ public final class BatchConnectionPool implements AutoCloseable {
 		if (this.ownedResources != null) {
 			this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
+	}
+
+	/**
+	 * The threads that run the async batches of the templates on this pool, unless a
+	 * template was given an executor of its own.
+	 */
+	ExecutorService asyncExecutor() {
+		ExecutorService executor = this.asyncExecutor.get();
+		if (executor == null) {
+			ExecutorService created = AsyncBatches.executor();
+			executor = this.asyncExecutor.compareAndExchange(null, created);
+			if (executor == null) {
+				executor = created;
+			}
+			else {
+				created.shutdown();
+			}
+		}
+		return executor;
 	}
 
 	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {

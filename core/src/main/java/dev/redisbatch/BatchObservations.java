@@ -25,4 +25,20 @@ record BatchObservations(ObservationRegistry registry, @Nullable BatchObservatio
 			.start();
 	}
 
+	/**
+	 * The task, run on another thread inside the observation that is current here, so
+	 * that a batch run elsewhere keeps its caller's observation as its parent.
+	 */
+	Runnable inCurrentObservation(Runnable task) {
+		Observation parent = this.registry.getCurrentObservation();
+		if (parent == null) {
+			return task;
+		}
+		return () -> {
+			try (Observation.Scope scope = parent.openScope()) {
+				task.run();
+			}
+		};
+	}
+
 }

@@ -132,6 +132,14 @@ final class BatchRun implements Lane.Events {
 		return this.stops.isStopped();
 	}
 
+	/**
+	 * Whether the batch runs on a Redis Cluster, where every command needs a key to be
+	 * routed.
+	 */
+	boolean isCluster() {
+		return this.router.isCluster();
+	}
+
 	int slotOf(byte[][] keys) {
 		return this.router.slotOf(keys);
 	}
@@ -357,6 +365,18 @@ final class BatchRun implements Lane.Events {
 		if (this.finished) {
 			throw new IllegalStateException(Messages.batchComplete());
 		}
+	}
+
+	/**
+	 * Send the open chunks of every server now, partly filled as they are, without
+	 * waiting for replies (only for room in the window).
+	 */
+	void sendOpenChunks() {
+		checkNotFinished();
+		for (Lane lane : this.router.lanes()) {
+			lane.sendOpen();
+		}
+		sendRerouted();
 	}
 
 	// ------------------------------------------------------------------ ending

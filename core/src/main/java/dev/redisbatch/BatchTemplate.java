@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import dev.redisbatch.observation.BatchObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
@@ -118,6 +122,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 
 	private BatchObservations observations = BatchObservations.NONE;
 
+	private volatile @Nullable Executor asyncExecutor;
+
 	/**
 	 * Create a template. Hash fields use the key serializer and hash values the value
 	 * serializer.
@@ -189,6 +195,19 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	}
 
 	/**
+	 * Run the batches of {@link #executeAsync(BatchOptions, BatchCallback)} on this
+	 * executor instead of the template's own threads: for example
+	 * {@code Executors.newVirtualThreadPerTaskExecutor()} on Java 21 or later. A batch
+	 * blocks its thread while it records and waits for replies, so the executor must not
+	 * run on an event loop (a Reactor or Netty thread).
+	 * @param executor the executor
+	 */
+	public void setAsyncExecutor(Executor executor) {
+		Assert.notNull(executor, "executor must not be null");
+		this.asyncExecutor = executor;
+	}
+
+	/**
 	 * The connections batches run on.
 	 * @return the pool
 	 */
@@ -211,12 +230,20 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		}
 		BatchOptions resolved = options.withDefaults(this.defaults);
 		validate(resolved);
+		return run(resolved, callback);
+	}
+
+	/**
+	 * Run a batch on this thread, not bound to any other.
+	 */
+	private BatchResults run(BatchOptions resolved, BatchCallback<K, V> callback) {
 		BatchRun pipeline = new BatchRun(this.pool, RunSettings.of(resolved), this.observations);
 		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline);
 		try {
 			callback.doInBatch(batch);
 		}
-		catch (RuntimeException | Error ex) {
+		catch (Throwable ex) {
+			// also what a Kotlin lambda or @SneakyThrows throws without declaring it
 			batch.close();
 			throw rethrow(pipeline.afterFailure(ex));
 		}
@@ -225,14 +252,90 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		return pipeline.complete();
 	}
 
+	/**
+	 * Run a batch with the default options on another thread.
+	 * @param callback records the commands, on the batch's thread
+	 * @return the results, or the same exception
+	 * {@link #execute(BatchOptions, BatchCallback)} would throw
+	 * @see #executeAsync(BatchOptions, BatchCallback)
+	 */
+	public CompletableFuture<BatchResults> executeAsync(BatchCallback<K, V> callback) {
+		return executeAsync(BatchOptions.defaults(), callback);
+	}
+
+	/**
+	 * Run a batch on another thread, so that the caller never blocks: for code on an
+	 * event loop, or that starts several batches at once. The batch is the same as
+	 * {@link #execute(BatchOptions, BatchCallback)}: the callback runs on the batch's
+	 * thread, borrows there, and the future completes there, with the results when every
+	 * command succeeded, or exceptionally with the same {@link BatchException} (or the
+	 * callback's own exception) otherwise. Options are checked at once, before any thread
+	 * is used.
+	 * <p>
+	 * The batch runs on the executor set with {@link #setAsyncExecutor(Executor)}, or
+	 * else on daemon threads of the pool's ({@code redis-batch-async-N}), one per batch
+	 * that runs, which end after a minute unused. A batch waits for a connection as
+	 * {@code execute} does, and fails with {@link BatchPoolExhaustedException} after the
+	 * pool's {@code maxWait}. An async batch never joins a batch bound to the calling
+	 * thread: it runs on its own, inside the caller's current observation. Cancelling the
+	 * future does not stop the batch.
+	 * @param options the options; unset values come from the template's defaults
+	 * @param callback records the commands, on the batch's thread
+	 * @return the results
+	 * @throws IllegalArgumentException for invalid options
+	 */
+	public CompletableFuture<BatchResults> executeAsync(BatchOptions options, BatchCallback<K, V> callback) {
+		Assert.notNull(options, "options must not be null");
+		Assert.notNull(callback, "callback must not be null");
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		CompletableFuture<BatchResults> future = new CompletableFuture<>();
+		Runnable batch = () -> {
+			try {
+				future.complete(run(resolved, callback));
+			}
+			catch (Throwable ex) {
+				future.completeExceptionally(ex);
+			}
+		};
+		try {
+			asyncExecutor().execute(this.observations.inCurrentObservation(batch));
+		}
+		catch (RejectedExecutionException ex) {
+			future.completeExceptionally(ex);
+		}
+		return future;
+	}
+
+	/**
+	 * The cause of a failed {@link #executeAsync(BatchOptions, BatchCallback)} future,
+	 * without the {@link CompletionException} that dependent stages wrap it in.
+	 * @param failure what a stage received
+	 * @return the exception the batch ended with
+	 */
+	public static Throwable unwrap(Throwable failure) {
+		Throwable cause = failure;
+		while (cause instanceof CompletionException && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	private Executor asyncExecutor() {
+		Executor executor = this.asyncExecutor;
+		return (executor != null) ? executor : this.pool.asyncExecutor();
+	}
+
+	/**
+	 * Throw the exception unchanged, checked or not.
+	 */
 	static RuntimeException rethrow(Throwable failure) {
-		if (failure instanceof RuntimeException runtime) {
-			throw runtime;
-		}
-		if (failure instanceof Error error) {
-			throw error;
-		}
-		throw new IllegalStateException(failure);
+		throw BatchTemplate.<RuntimeException>sneaky(failure);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> E sneaky(Throwable failure) throws E {
+		throw (E) failure;
 	}
 
 	/**

@@ -2,24 +2,18 @@ package dev.redisbatch;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import io.lettuce.core.protocol.ConnectionFacade;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.api.push.PushListener;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.dao.InvalidDataAccessApiUsageException;
 
 /**
  * Turns Lettuce API calls into recorded batch commands. It is the channel writer of a
@@ -34,18 +28,6 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 final class CommandRecorder implements RedisChannelWriter, PushHandler {
 
 	private static final Function<@Nullable Object, @Nullable Object> RAW = (raw) -> raw;
-
-	/**
-	 * Commands that cannot be part of a batch: they block the connection, change its
-	 * state for whoever uses it next, or need replies that a pipeline cannot give.
-	 */
-	private static final Set<CommandType> UNSUPPORTED = EnumSet.of(CommandType.BLPOP, CommandType.BRPOP,
-			CommandType.BRPOPLPUSH, CommandType.BLMOVE, CommandType.BLMPOP, CommandType.BZPOPMIN, CommandType.BZPOPMAX,
-			CommandType.BZMPOP, CommandType.WAIT, CommandType.MULTI, CommandType.EXEC, CommandType.DISCARD,
-			CommandType.WATCH, CommandType.UNWATCH, CommandType.SELECT, CommandType.AUTH, CommandType.HELLO,
-			CommandType.CLIENT, CommandType.QUIT, CommandType.SUBSCRIBE, CommandType.PSUBSCRIBE, CommandType.SSUBSCRIBE,
-			CommandType.UNSUBSCRIBE, CommandType.PUNSUBSCRIBE, CommandType.SUNSUBSCRIBE, CommandType.MONITOR,
-			CommandType.READONLY, CommandType.READWRITE, CommandType.SHUTDOWN, CommandType.SYNC);
 
 	private final ClientResources resources;
 
@@ -83,13 +65,7 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 	@Override
 	@SuppressWarnings("unchecked")
 	public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
-		ProtocolKeyword type = command.getType();
-		if (type instanceof CommandType known && UNSUPPORTED.contains(known)) {
-			throw new InvalidDataAccessApiUsageException(type + " cannot run in a batch (a BatchTemplate callback or "
-					+ "a @RedisBatch method): a batch pipelines commands on a pooled connection and reads no reply "
-					+ "before the batch ends, so blocking commands, MULTI/EXEC (use the transactional option), "
-					+ "SELECT, AUTH, CLIENT and subscriptions are not allowed. Run it outside the batch.");
-		}
+		Unbatchable.check(command.getType());
 		this.run.add((RedisCommand<byte[], byte[], ?>) command, RAW, this.repliesAwaited);
 		return command;
 	}

@@ -1,6 +1,5 @@
 package dev.redisbatch;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
@@ -111,7 +110,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 */
 	static <T> CommandResponse<T> failedLocally(int index, String commandName, String reason, @Nullable Throwable cause,
 			OutcomeLedger ledger) {
-		CommandResponse<T> response = new CommandResponse<>(index, new Name(commandName), (raw) -> null);
+		CommandResponse<T> response = new CommandResponse<>(index, new CommandName(commandName), (raw) -> null);
 		response.cause = cause;
 		response.settle(Outcome.FAILED, reason, ledger);
 		return response;
@@ -188,6 +187,12 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 
 	@Override
 	public void complete() {
+		Throwable failure = this.localFailure;
+		if (failure != null && !(failure instanceof UnreadableReply)) {
+			// The whole reply was read, but the output could not take it (a command sent
+			// by name with a CommandReply of another shape): Redis ran the command.
+			this.localFailure = new UnreadableReply(failure);
+		}
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
 		if (lettuce != null && !(isRedirectable() && Redirect.isRedirect(lettuce.getOutput().getError()))) {
 			// A redirected command goes to another master: whoever holds the Lettuce
@@ -302,6 +307,10 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 			return settle(Outcome.UNKNOWN, noReply, ledger);
 		}
 		Throwable failure = this.localFailure;
+		if (failure instanceof UnreadableReply unreadable) {
+			this.cause = unreadable.getCause();
+			return settle(Outcome.FAILED, Messages.unreadableReply(unreadable.getCause()), ledger);
+		}
 		if (failure != null) {
 			this.cause = failure;
 			return settle(Outcome.UNKNOWN, Messages.noReplyConnection(failure), ledger);
@@ -323,7 +332,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 			return null;
 		}
 		CommandOutput<byte[], byte[], Object> result = getOutput();
-		return (result != null) ? result.getError() : null;
+		return (result != null) ? Messages.errorReply(result.getError()) : null;
 	}
 
 	/**
@@ -577,18 +586,12 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	}
 
 	/**
-	 * The name of a command that never reached the wire.
+	 * Redis answered, but the reply could not be decoded into the command's output.
 	 */
-	private record Name(String name) implements ProtocolKeyword {
+	private static final class UnreadableReply extends RuntimeException {
 
-		@Override
-		public byte[] getBytes() {
-			return this.name.getBytes(StandardCharsets.US_ASCII);
-		}
-
-		@Override
-		public String toString() {
-			return this.name;
+		UnreadableReply(Throwable cause) {
+			super(null, cause, false, false);
 		}
 
 	}

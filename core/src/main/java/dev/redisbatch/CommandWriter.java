@@ -8,6 +8,7 @@ import dev.redisbatch.protocol.RespWriter;
 import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -35,7 +36,7 @@ final class CommandWriter<T> {
 
 	private final boolean idempotent;
 
-	private CommandType type = CommandType.PING;
+	private ProtocolKeyword type = CommandType.PING;
 
 	private Supplier<CommandOutput<byte[], byte[], ?>> output = () -> {
 		throw new IllegalStateException("No command is being written");
@@ -55,6 +56,12 @@ final class CommandWriter<T> {
 
 	private int keyCount;
 
+	/**
+	 * The keys given, serialized or not (after a stop, or once a serializer failed, keys
+	 * are only checked).
+	 */
+	private int keysGiven;
+
 	private @Nullable ItemSerializationException failure;
 
 	/**
@@ -73,7 +80,7 @@ final class CommandWriter<T> {
 	 * Start writing a command.
 	 */
 	@SuppressWarnings("unchecked")
-	<R> CommandWriter<R> start(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
+	<R> CommandWriter<R> start(ProtocolKeyword type, Supplier<CommandOutput<byte[], byte[], ?>> output,
 			Function<@Nullable Object, R> converter) {
 		clear();
 		this.afterStop = this.run.isStopped();
@@ -88,6 +95,7 @@ final class CommandWriter<T> {
 	 */
 	CommandWriter<T> key(@Nullable Object key) {
 		Assert.notNull(key, "key must not be null");
+		this.keysGiven++;
 		byte[] bytes = serialize(this.serializers.key(), key, "key");
 		if (bytes != null) {
 			if (this.keyCount == this.keys.length) {
@@ -126,6 +134,13 @@ final class CommandWriter<T> {
 		return this;
 	}
 
+	/**
+	 * How many keys the command has so far.
+	 */
+	int keysGiven() {
+		return this.keysGiven;
+	}
+
 	CommandWriter<T> number(long argument) {
 		grow();
 		this.numbers[this.count] = argument;
@@ -151,7 +166,7 @@ final class CommandWriter<T> {
 			if (this.afterStop) {
 				return this.run.addNotSent(this.type);
 			}
-			String name = this.type.name();
+			String name = this.type.toString();
 			ItemSerializationException failed = this.failure;
 			if (failed != null) {
 				return this.run.addFailed(name, String.valueOf(failed.getMessage()), failed.getCause());
@@ -217,6 +232,7 @@ final class CommandWriter<T> {
 		Arrays.fill(this.keys, 0, this.keyCount, null);
 		this.count = 0;
 		this.keyCount = 0;
+		this.keysGiven = 0;
 		this.failure = null;
 	}
 

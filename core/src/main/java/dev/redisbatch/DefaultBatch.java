@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -26,6 +27,7 @@ import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.output.ValueSetOutput;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -95,6 +97,16 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final Function<@Nullable Object, List<V>> toValueList = this::valueList;
 
+	private final RawArguments rawArguments = new RawArguments();
+
+	/**
+	 * The name of the last command sent by name, and its keyword: a batch usually sends
+	 * one command many times.
+	 */
+	private @Nullable String lastName;
+
+	private @Nullable CommandName lastKeyword;
+
 	DefaultBatch(BatchSerializers<K, V> serializers, BatchRun run) {
 		this(serializers, run, false, new AtomicBoolean());
 	}
@@ -122,6 +134,12 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	@Override
 	public boolean isStopped() {
 		return this.run.isStopped();
+	}
+
+	@Override
+	public void flush() {
+		checkUsable();
+		this.run.sendOpenChunks();
 	}
 
 	// strings and keys
@@ -324,6 +342,57 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		return command.send();
 	}
 
+	// any command
+
+	@Override
+	public <T extends @Nullable Object> Response<T> command(String name, CommandReply<T> reply, K key,
+			String... arguments) {
+		Assert.notNull(arguments, "arguments must not be null");
+		return command(name, reply, (args) -> {
+			args.key(key);
+			for (String argument : arguments) {
+				args.arg(argument);
+			}
+		});
+	}
+
+	@Override
+	public <T extends @Nullable Object> Response<T> command(String name, CommandReply<T> reply,
+			Consumer<CommandArguments<K, V>> arguments) {
+		Assert.notNull(reply, "reply must not be null");
+		Assert.notNull(arguments, "arguments must not be null");
+		CommandName keyword = keyword(name);
+		CommandWriter<T> command = command(keyword, reply.output(), (raw) -> reply.convert(raw, this.serializers));
+		this.rawArguments.open(command, keyword.toString());
+		try {
+			arguments.accept(this.rawArguments);
+		}
+		finally {
+			this.rawArguments.close();
+		}
+		if (command.keysGiven() == 0 && this.run.isCluster()) {
+			throw new IllegalArgumentException(Messages.keylessOnCluster(keyword.toString()));
+		}
+		return command.send();
+	}
+
+	private CommandName keyword(@Nullable String name) {
+		CommandName last = this.lastKeyword;
+		if (last != null && name != null && name.equals(this.lastName)) {
+			return last;
+		}
+		Assert.hasText(name, "name must not be empty");
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			Assert.isTrue(c > ' ' && c < 127, () -> "name must be one command name, such as XADD or JSON.SET, but was '"
+					+ name + "': pass a subcommand as the first argument");
+		}
+		CommandName keyword = new CommandName(Unbatchable.checkName(name));
+		this.lastName = name;
+		this.lastKeyword = keyword;
+		return keyword;
+	}
+
 	// shapes of commands
 
 	private Response<Long> keyAndValues(CommandType type, K key, V[] values, String what) {
@@ -338,19 +407,122 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	/**
 	 * Start a command: its arguments follow, then {@link CommandWriter#send()}.
 	 */
-	private <T> CommandWriter<T> command(CommandType type, Supplier<CommandOutput<byte[], byte[], ?>> output,
+	private <T> CommandWriter<T> command(ProtocolKeyword type, Supplier<CommandOutput<byte[], byte[], ?>> output,
 			Function<@Nullable Object, T> converter) {
 		checkUsable();
 		return this.writer.start(type, output, converter);
 	}
 
 	private void checkUsable() {
+		if (this.rawArguments.isOpen()) {
+			throw new IllegalStateException(Messages.commandInArguments());
+		}
 		if (this.closed.get()) {
 			throw new IllegalStateException(Messages.batchComplete());
 		}
 		if (Thread.currentThread() != this.owner) {
 			throw new IllegalStateException(Messages.notThreadSafe());
 		}
+	}
+
+	/**
+	 * The arguments of the command being sent by name: they go straight into the
+	 * command's writer.
+	 */
+	private final class RawArguments implements CommandArguments<K, V> {
+
+		private @Nullable CommandWriter<?> writer;
+
+		private String name = "";
+
+		/**
+		 * Whether an option of the command could block ({@code XREAD BLOCK}): until its
+		 * {@code STREAMS}, the arguments are checked.
+		 */
+		private boolean optionsChecked;
+
+		private int position;
+
+		void open(CommandWriter<?> writer, String name) {
+			this.writer = writer;
+			this.name = name;
+			this.optionsChecked = Unbatchable.hasBlockingOption(name);
+			this.position = 0;
+		}
+
+		void close() {
+			this.writer = null;
+		}
+
+		boolean isOpen() {
+			return this.writer != null;
+		}
+
+		@Override
+		public CommandArguments<K, V> key(K key) {
+			writer().key(key);
+			this.position++;
+			return this;
+		}
+
+		@Override
+		public CommandArguments<K, V> value(V value) {
+			writer().value(value);
+			this.position++;
+			return this;
+		}
+
+		@Override
+		public CommandArguments<K, V> arg(String argument) {
+			Assert.notNull(argument, "argument must not be null");
+			checkOption(argument);
+			writer().bytes(argument.getBytes(StandardCharsets.UTF_8));
+			this.position++;
+			return this;
+		}
+
+		@Override
+		public CommandArguments<K, V> arg(long argument) {
+			writer().number(argument);
+			this.position++;
+			return this;
+		}
+
+		@Override
+		public CommandArguments<K, V> arg(double argument) {
+			writer().score(argument);
+			this.position++;
+			return this;
+		}
+
+		@Override
+		public CommandArguments<K, V> arg(byte[] argument) {
+			Assert.notNull(argument, "argument must not be null");
+			if (this.optionsChecked && argument.length <= "STREAMS".length()) {
+				checkOption(new String(argument, StandardCharsets.ISO_8859_1));
+			}
+			writer().bytes(argument);
+			this.position++;
+			return this;
+		}
+
+		private void checkOption(String argument) {
+			if (this.optionsChecked) {
+				if ("STREAMS".equalsIgnoreCase(argument)) {
+					this.optionsChecked = false;
+				}
+				else {
+					Unbatchable.checkOption(this.name, this.position, argument);
+				}
+			}
+		}
+
+		private CommandWriter<?> writer() {
+			CommandWriter<?> current = this.writer;
+			Assert.state(current != null, "Command arguments are only valid inside the function they are handed to");
+			return current;
+		}
+
 	}
 
 	// deserialization

@@ -3,6 +3,7 @@ package dev.redisbatch;
 import java.time.Duration;
 
 import dev.redisbatch.protocol.Slots;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every sentence the engine puts in front of a user: the reasons in
@@ -12,6 +13,8 @@ import dev.redisbatch.protocol.Slots;
  * commands, counts, slots, addresses and limits only.
  */
 final class Messages {
+
+	private static final String QUOTED_ARGUMENTS = ", with args beginning with:";
 
 	private Messages() {
 	}
@@ -49,6 +52,13 @@ final class Messages {
 
 	static String noReplyInterrupted() {
 		return "sent, but the batch was interrupted before its reply (it may have run)";
+	}
+
+	static String unreadableReply(@Nullable Throwable failure) {
+		// the exception's message is not kept: it may quote the reply
+		return "Redis answered, but the reply does not have the shape of the command's reply type ("
+				+ ((failure != null) ? failure.getClass().getSimpleName() : "unknown") + "); the command ran: fix "
+				+ "the CommandReply rather than send it again";
 	}
 
 	static String noReplyConnection(Throwable failure) {
@@ -125,6 +135,30 @@ final class Messages {
 
 	static String batchComplete() {
 		return "The batch is complete: record commands inside the batch callback, not after it returned";
+	}
+
+	/**
+	 * An error reply as a failure may carry it: without the arguments that Redis quotes
+	 * after an unknown command ({@code ERR unknown command 'X', with args beginning with:
+	 * 'key' ...}), which may be keys or values.
+	 */
+	static @Nullable String errorReply(@Nullable String error) {
+		if (error == null) {
+			return null;
+		}
+		int quoted = error.indexOf(QUOTED_ARGUMENTS);
+		return (quoted >= 0) ? error.substring(0, quoted) + " (its arguments are not kept)" : error;
+	}
+
+	static String keylessOnCluster(String command) {
+		return command
+				+ " has no key: on a Redis Cluster a batch sends each command to the master of its key's slot, so "
+				+ "a command sent by name needs at least one argument marked with key(...). Run commands without keys "
+				+ "on a connection to the node you mean";
+	}
+
+	static String commandInArguments() {
+		return "Record the next command after this one's arguments are complete, not inside its arguments function";
 	}
 
 	static String notThreadSafe() {

@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link BatchTemplate} against a real redis-server: typed results, positions, outcome
@@ -59,6 +60,28 @@ class BatchTemplateTests {
 		this.connection.close();
 		this.client.shutdown();
 		this.pool.close();
+	}
+
+	@Test
+	void flushSendsWhatWasRecordedWithoutWaitingForTheChunkToFillOrTheCallbackToReturn() {
+		long[] seenWhileRecording = new long[1];
+
+		BatchResults results = this.template.execute((batch) -> {
+			for (int i = 0; i < 10; i++) {
+				batch.set("early:" + i, "v");
+			}
+			batch.flush();
+			// still inside the callback: the ten SETs reach the server all the same
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.dbsize() == 10);
+			seenWhileRecording[0] = this.redis.dbsize();
+			batch.set("late", "v");
+			batch.flush();
+			batch.flush();
+		});
+
+		assertThat(seenWhileRecording[0]).isEqualTo(10);
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(11);
+		assertThat(results.chunks()).isEqualTo(2);
 	}
 
 	@Test

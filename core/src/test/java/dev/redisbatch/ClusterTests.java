@@ -9,6 +9,8 @@ import java.util.Random;
 import java.util.Set;
 
 import dev.redisbatch.docs.ClusterExamples;
+import dev.redisbatch.docs.CommandExamples;
+import dev.redisbatch.reactive.ReactiveBatchTemplate;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
@@ -18,12 +20,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.script.RedisScript;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -256,6 +261,83 @@ class ClusterTests {
 		assertThat(cluster.call("{user:42}", "HGET", "{user:42}:profile", "city")).isEqualTo("London");
 		assertThat(notSent).isZero();
 		assertThat(cluster.call("price:3", "GET", "price:3")).isEqualTo("1.00");
+	}
+
+	@Test
+	void commandsByNameGoToTheMasterOfTheirKey(RedisCluster cluster) {
+		List<String> streams = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			streams.add("events:" + i);
+		}
+		Map<String, List<String>> visits = new LinkedHashMap<>();
+		for (int i = 0; i < 30; i++) {
+			visits.put("page" + i, List.of("alice", "bob", "page" + i));
+		}
+
+		List<Long> lengths = new ArrayList<>();
+		CommandExamples examples = new CommandExamples(this.template);
+		for (String stream : streams) {
+			lengths.add(examples.appendEvents(stream, List.of(Map.of("n", "1"), Map.of("n", "2"))).length());
+		}
+		Map<String, Long> unique = examples.uniqueVisitors(visits);
+
+		assertThat(lengths).hasSize(30).containsOnly(2L);
+		assertThat(unique.values()).hasSize(30).containsOnly(3L);
+		assertThat(streams.stream().map((stream) -> cluster.masterOf(stream).port()).distinct().count())
+			.as("the streams span every master")
+			.isEqualTo(3);
+		for (String stream : streams) {
+			assertThat(cluster.call(stream, "XLEN", stream)).isEqualTo(2L);
+		}
+		assertThat(cluster.call("visitors:page7", "PFCOUNT", "visitors:page7")).isEqualTo(3L);
+	}
+
+	@Test
+	void aCommandByNameMayOnlySpanOneSlot(RedisCluster cluster) {
+		cluster.call("{t}a", "PFADD", "{t}a", "x", "y");
+		cluster.call("{t}b", "PFADD", "{t}b", "y", "z");
+		Response<?>[] responses = new Response[2];
+
+		BatchException failure = catchThrowableOfType(BatchException.class, () -> this.template.execute((batch) -> {
+			responses[0] = batch.command("PFCOUNT", CommandReply.integer(), (args) -> args.key("{t}a").key("{t}b"));
+			responses[1] = batch.command("PFCOUNT", CommandReply.integer(),
+					(args) -> args.key("{t}a").key("elsewhere"));
+		}));
+
+		assertThat(responses[0].get()).isEqualTo(3L);
+		assertThat(responses[1].outcome()).isEqualTo(Outcome.FAILED);
+		assertThat(failure.getResults().failures().get(0).message()).contains("hash to different slots");
+	}
+
+	@Test
+	void aCommandByNameWithoutKeysIsRefusedOnACluster() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.template.execute((batch) -> batch.command("PING", CommandReply.status(), (args) -> {
+			})))
+			.withMessageContaining("PING has no key")
+			.withMessageContaining("key(...)");
+	}
+
+	@Test
+	void aReactiveBatchReachesEveryMasterAndGetAllKeepsTheKeysOrder(RedisCluster cluster) {
+		ReactiveBatchTemplate<String, String> reactive = new ReactiveBatchTemplate<>(this.template);
+		Flux<Map.Entry<String, String>> entries = Flux.range(0, 30_000).map((i) -> Map.entry("rx:" + i, "v" + i));
+
+		StepVerifier.create(reactive.setAll(entries, null))
+			.assertNext((results) -> assertThat(results.count(Outcome.SUCCESS)).isEqualTo(30_000))
+			.verifyComplete();
+		StepVerifier.create(reactive.getAll(Flux.just("rx:29999", "rx:none", "rx:0", "rx:15000")))
+			.assertNext((values) -> assertThat(values).containsExactly("v29999", null, "v0", "v15000"))
+			.verifyComplete();
+
+		Set<Integer> masters = new java.util.HashSet<>();
+		for (int i = 0; i < 30_000; i += 997) {
+			String key = "rx:" + i;
+			assertThat(cluster.call(key, "GET", key)).isEqualTo("v" + i);
+			masters.add(cluster.masterOf(key).port());
+		}
+		assertThat(masters).as("masters that hold the keys").hasSize(3);
+		assertThat(this.pool.getActive()).isZero();
 	}
 
 	static long calls(RedisProcess server, String command) {
