@@ -36,6 +36,19 @@ class BoundedMemoryTests {
 
 	@Test
 	@Timeout(value = 6, unit = TimeUnit.MINUTES)
+	void aFluxOfTenMillionEntriesRunsThroughTheReactiveTemplateInA128MegabyteHeap(RedisProcess server)
+			throws IOException, InterruptedException {
+		server.call("FLUSHALL");
+
+		String output = runInSmallHeap(ReactiveTenMillionMain.class, "128m", server);
+
+		assertThat(output).contains("RESULT success=10000000 size=10000000 chunks=10000");
+		assertThat(server.call("DBSIZE")).isEqualTo(100_000L);
+		assertThat(server.call("GET", "key:99999")).isEqualTo("value-9999999");
+	}
+
+	@Test
+	@Timeout(value = 6, unit = TimeUnit.MINUTES)
 	void aMillionRedisTemplateCallsInABoundBatchRunInA96MegabyteHeap(RedisProcess server)
 			throws IOException, InterruptedException {
 		String output = runInSmallHeap(MillionTemplateCommandsMain.class, "96m", server);

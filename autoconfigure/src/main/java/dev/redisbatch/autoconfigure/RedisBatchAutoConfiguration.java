@@ -4,8 +4,10 @@ import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.annotation.RedisBatchAnnotationBeanPostProcessor;
+import dev.redisbatch.reactive.ReactiveBatchTemplate;
 import io.lettuce.core.RedisClient;
 import org.apache.commons.pool2.impl.GenericObjectPool;
+import reactor.core.publisher.Flux;
 
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,8 +32,10 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 /**
  * Auto-configuration for redis-batch: a {@link BatchConnectionPool} of its own built from
  * Spring Boot's Redis connection details, and the {@code stringBatchTemplate} and
- * {@code batchTemplate} beans. Every bean backs off when the application defines its own;
- * {@code redis.batch.enabled=false} turns it all off. The application's
+ * {@code batchTemplate} beans, and their reactive counterparts
+ * {@code reactiveStringBatchTemplate} and {@code reactiveBatchTemplate} when Reactor is
+ * on the classpath (Lettuce brings it). Every bean backs off when the application defines
+ * its own; {@code redis.batch.enabled=false} turns it all off. The application's
  * {@code RedisConnectionFactory} is never replaced or reconfigured.
  *
  * @since 0.1.0
@@ -78,6 +82,25 @@ public final class RedisBatchAutoConfiguration {
 			.build();
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
 		return template;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Flux.class)
+	static class ReactiveBatchConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "reactiveStringBatchTemplate")
+		ReactiveBatchTemplate<String, String> reactiveStringBatchTemplate(StringBatchTemplate stringBatchTemplate) {
+			return new ReactiveBatchTemplate<>(stringBatchTemplate);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "reactiveBatchTemplate")
+		ReactiveBatchTemplate<Object, Object> reactiveBatchTemplate(
+				@Qualifier("batchTemplate") BatchTemplate<Object, Object> batchTemplate) {
+			return new ReactiveBatchTemplate<>(batchTemplate);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -7,12 +7,14 @@ import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.reactive.ReactiveBatchTemplate;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisClient;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.core.publisher.Flux;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -125,11 +127,37 @@ class RedisBatchAutoConfigurationTests {
 	}
 
 	@Test
+	@SuppressWarnings("unchecked")
+	void theReactiveTemplatesRunOnTheBlockingTemplatesAndWorkAgainstTheServer(RedisProcess server) {
+		this.contextRunner.withPropertyValues("spring.data.redis.port=" + server.port()).run((context) -> {
+			ReactiveBatchTemplate<String, String> reactive = context.getBean("reactiveStringBatchTemplate",
+					ReactiveBatchTemplate.class);
+			assertThat(reactive.getBatchTemplate()).isSameAs(context.getBean(StringBatchTemplate.class));
+			assertThat(context.getBean("reactiveBatchTemplate", ReactiveBatchTemplate.class).getBatchTemplate())
+				.isSameAs(context.getBean("batchTemplate"));
+			reactive.setAll(Flux.just(Map.entry("reactive", "yes")), null).block(Duration.ofSeconds(30));
+			assertThat(context.getBean(StringRedisTemplate.class).opsForValue().get("reactive")).isEqualTo("yes");
+		});
+	}
+
+	@Test
+	void theReactiveTemplatesBackOffWithoutReactor() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Flux.class)).run((context) -> {
+			assertThat(context).doesNotHaveBean(ReactiveBatchTemplate.class);
+			assertThat(context).hasSingleBean(StringBatchTemplate.class);
+		});
+	}
+
+	@Test
 	void theUsersBeansWin() {
 		this.contextRunner.withUserConfiguration(UserBeansConfiguration.class).run((context) -> {
 			assertThat(context.getBean(StringBatchTemplate.class)).isSameAs(UserBeansConfiguration.STRING_TEMPLATE);
 			assertThat(context.getBean("batchTemplate")).isSameAs(UserBeansConfiguration.OBJECT_TEMPLATE);
 			assertThat(context.getBean(BatchConnectionPool.class)).isSameAs(UserBeansConfiguration.POOL);
+			assertThat(context.getBean("reactiveStringBatchTemplate"))
+				.isSameAs(UserBeansConfiguration.REACTIVE_TEMPLATE);
+			assertThat(context.getBean("reactiveBatchTemplate", ReactiveBatchTemplate.class).getBatchTemplate())
+				.isSameAs(UserBeansConfiguration.OBJECT_TEMPLATE);
 		});
 	}
 
@@ -139,6 +167,7 @@ class RedisBatchAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(BatchConnectionPool.class);
 			assertThat(context).doesNotHaveBean(StringBatchTemplate.class);
 			assertThat(context).doesNotHaveBean("batchTemplate");
+			assertThat(context).doesNotHaveBean(ReactiveBatchTemplate.class);
 			assertThat(context).hasSingleBean(StringRedisTemplate.class);
 		});
 	}
@@ -214,6 +243,9 @@ class RedisBatchAutoConfigurationTests {
 		static final BatchTemplate<Object, Object> OBJECT_TEMPLATE = new BatchTemplate<>(POOL, RedisSerializer.java(),
 				RedisSerializer.java());
 
+		static final ReactiveBatchTemplate<String, String> REACTIVE_TEMPLATE = new ReactiveBatchTemplate<>(
+				STRING_TEMPLATE);
+
 		@Bean
 		BatchConnectionPool myPool() {
 			return POOL;
@@ -227,6 +259,11 @@ class RedisBatchAutoConfigurationTests {
 		@Bean
 		BatchTemplate<Object, Object> batchTemplate() {
 			return OBJECT_TEMPLATE;
+		}
+
+		@Bean
+		ReactiveBatchTemplate<String, String> reactiveStringBatchTemplate() {
+			return REACTIVE_TEMPLATE;
 		}
 
 	}

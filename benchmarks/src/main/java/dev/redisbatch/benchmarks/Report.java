@@ -45,6 +45,11 @@ final class Report {
 	 */
 	static final double REDIS_BATCH_METHOD_TARGET = 0.9;
 
+	/**
+	 * The reactive template against the blocking one.
+	 */
+	static final double REACTIVE_TARGET = 0.9;
+
 	private final SuiteResults results;
 
 	private final SuitePlan plan;
@@ -154,6 +159,11 @@ final class Report {
 		ratioRow("@RedisBatch method ÷ BatchTemplate (defaults), SET " + count(n) + ", loopback",
 				timing(Strategies.REDIS_BATCH_METHOD, "SET", n, "direct"), timing(bt, "SET", n, "direct"),
 				REDIS_BATCH_METHOD_TARGET);
+		for (String workload : List.of("SET", "GET")) {
+			ratioRow("ReactiveBatchTemplate ÷ BatchTemplate (defaults), " + workload + " " + count(n) + ", loopback",
+					timing(Strategies.REACTIVE_BATCH_TEMPLATE, workload, n, "direct"),
+					timing(bt, workload, n, "direct"), REACTIVE_TARGET);
+		}
 		memoryTargets();
 		for (String workload : List.of("SET", "GET")) {
 			Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, 1);
@@ -237,7 +247,8 @@ final class Report {
 	}
 
 	private static boolean isPeer(String id) {
-		return !id.startsWith("batchTemplate") && !id.equals(Strategies.REDIS_BATCH_METHOD);
+		return !id.startsWith("batchTemplate") && !id.equals(Strategies.REDIS_BATCH_METHOD)
+				&& !id.equals(Strategies.REACTIVE_BATCH_TEMPLATE);
 	}
 
 	private void ratioRow(String name, Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs,

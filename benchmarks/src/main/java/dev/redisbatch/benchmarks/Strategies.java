@@ -52,6 +52,8 @@ final class Strategies {
 
 	static final String REDIS_BATCH_METHOD = "redisBatchMethod";
 
+	static final String REACTIVE_BATCH_TEMPLATE = "reactiveBatchTemplate";
+
 	static final String BATCH_TEMPLATE_CLUSTER = "batchTemplateCluster";
 
 	static final String LETTUCE_CLUSTER = "lettuceCluster";
@@ -126,7 +128,11 @@ final class Strategies {
 			new Descriptor(REDIS_BATCH_METHOD, "@RedisBatch method",
 					"StringRedisTemplate calls (opsForValue().set(k, v, ttl), ...) in a @RedisBatch method; reads "
 							+ "through StringBatchTemplate.execute, which joins the method's batch",
-					RedisBatchMethodStrategy::new));
+					RedisBatchMethodStrategy::new),
+			new Descriptor(REACTIVE_BATCH_TEMPLATE, "ReactiveBatchTemplate, defaults",
+					"the auto-configured reactiveStringBatchTemplate: setAll / getAll / execute of a Flux of the "
+							+ "entries, keys or entity indexes, with the default options, awaited with block()",
+					ReactiveBatchTemplateStrategy::new));
 
 	/**
 	 * The strategies of the cluster group, against the local Redis Cluster.

@@ -30,15 +30,17 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/redis/no/pipeline/", "/redis/pipeline/", "/redis/annotation/pipeline/" })
+	@ValueSource(strings = { "/redis/no/pipeline/", "/redis/pipeline/", "/redis/annotation/pipeline/",
+			"/redis/reactive/pipeline/" })
 	void setEndpointsAnswerTheirTimingAndWriteOnlyPrefixedKeysWithAOneHourTtl(String path) {
 		Reply reply = this.client.get(path + 25);
 
 		assertThat(reply.status()).isEqualTo(200);
 		assertThat(reply.contentType()).startsWith("application/json");
 		assertThat(fieldNames(reply.body())).containsExactly("strategy", "count", "millis", "opsPerSecond");
-		assertThat(reply.body().get("strategy").asString()).isEqualTo(path.contains("/no/") ? "one-per-round-trip"
-				: path.contains("/annotation/") ? "redis-batch-annotation" : "batch-template");
+		assertThat(reply.body().get("strategy").asString()).isEqualTo(
+				path.contains("/no/") ? "one-per-round-trip" : path.contains("/annotation/") ? "redis-batch-annotation"
+						: path.contains("/reactive/") ? "reactive-batch-template" : "batch-template");
 		assertThat(reply.body().get("count").asInt()).isEqualTo(25);
 		assertThat(reply.body().get("millis").asDouble()).isPositive();
 		assertThat(reply.body().get("opsPerSecond").asLong()).isPositive();
@@ -51,7 +53,7 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/redis/no/pipeline/get/", "/redis/pipeline/get/" })
+	@ValueSource(strings = { "/redis/no/pipeline/get/", "/redis/pipeline/get/", "/redis/reactive/pipeline/get/" })
 	void getEndpointsAnswerTheValuesInKeyOrder(String path) {
 		assertThat(this.client.get("/redis/pipeline/30").status()).isEqualTo(200);
 		redis.call("SET", "sample:3", "changed");
@@ -84,7 +86,8 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 		Map<String, String> before = RedisTestServer.commandStats(redis);
 
 		for (String path : List.of("/redis/no/pipeline/", "/redis/pipeline/", "/redis/no/pipeline/get/",
-				"/redis/pipeline/get/", "/redis/annotation/pipeline/", "/redis/compare/", "/redis/sweep/")) {
+				"/redis/pipeline/get/", "/redis/annotation/pipeline/", "/redis/reactive/pipeline/",
+				"/redis/reactive/pipeline/get/", "/redis/compare/", "/redis/sweep/")) {
 			Reply reply = this.client.get(path + count);
 			assertThat(reply.status()).as(path + count).isEqualTo(400);
 			assertThat(reply.contentType()).isEqualTo("application/problem+json");
