@@ -61,7 +61,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 * The default window in bytes: the most request bytes of a batch in flight to one
 	 * server (see docs/performance.md for how it was chosen).
 	 */
-	public static final long DEFAULT_MAX_IN_FLIGHT_BYTES = 16L * 1024 * 1024;
+	public static final long DEFAULT_MAX_IN_FLIGHT_BYTES = 4L * 1024 * 1024;
 
 	/**
 	 * The default window in commands: the most commands of a batch in flight to one

@@ -79,7 +79,7 @@ class ReportTests {
 			.contains("| Jedis Pipeline | 128 MB | **no** (OOM) |")
 			.contains("| two chunks (before the window) | 2,000 | ")
 			.contains("| window 1 MB | 8,000 | ")
-			.contains("| defaults (16 MB, 100,000 commands) | 100,000 | ")
+			.contains("| defaults (4 MB, 100,000 commands) | 32,000 | ")
 			.contains("| 10,000 | 769,231 (130 ± 13.0) ¹ |")
 			.contains("N=100")
 			.contains("redissonBatch SET n=100000 direct");

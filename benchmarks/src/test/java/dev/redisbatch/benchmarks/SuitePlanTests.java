@@ -41,7 +41,7 @@ class SuitePlanTests {
 		}
 		assertThat(rtt.strategies()).contains(Strategies.REDISSON, Strategies.LETTUCE, Strategies.PIPELINED_BOOT,
 				Strategies.REDIS_BATCH_METHOD, Strategies.BATCH_TEMPLATE_TWO_CHUNKS, Strategies.windowId(1 << 20),
-				Strategies.windowId(4 << 20));
+				Strategies.windowId(16 << 20));
 	}
 
 	@Test
