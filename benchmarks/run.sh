@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite against one fresh redis-server and writes
 # benchmarks/target/results/{results.md,results.csv,ops-per-strategy.svg,ops-vs-rtt.svg,window-vs-rtt.svg,sweep.svg}.
-# The standard profile (145 JMH benchmarks, 13 memory runs) takes about 17 minutes on two cores.
+# The standard profile (147 JMH benchmarks, 15 memory runs) takes about 28 minutes on two cores.
 # Run it on a quiet machine.
 #
 # Usage (from anywhere):

@@ -97,7 +97,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final Function<@Nullable Object, List<V>> toValueList = this::valueList;
 
-	private final RawArguments rawArguments = new RawArguments();
+	private final NamedCommandArguments<K, V> rawArguments = new NamedCommandArguments<>();
 
 	/**
 	 * The name of the last command sent by name, and its keyword: a batch usually sends
@@ -423,106 +423,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		if (Thread.currentThread() != this.owner) {
 			throw new IllegalStateException(Messages.notThreadSafe());
 		}
-	}
-
-	/**
-	 * The arguments of the command being sent by name: they go straight into the
-	 * command's writer.
-	 */
-	private final class RawArguments implements CommandArguments<K, V> {
-
-		private @Nullable CommandWriter<?> writer;
-
-		private String name = "";
-
-		/**
-		 * Whether an option of the command could block ({@code XREAD BLOCK}): until its
-		 * {@code STREAMS}, the arguments are checked.
-		 */
-		private boolean optionsChecked;
-
-		private int position;
-
-		void open(CommandWriter<?> writer, String name) {
-			this.writer = writer;
-			this.name = name;
-			this.optionsChecked = Unbatchable.hasBlockingOption(name);
-			this.position = 0;
-		}
-
-		void close() {
-			this.writer = null;
-		}
-
-		boolean isOpen() {
-			return this.writer != null;
-		}
-
-		@Override
-		public CommandArguments<K, V> key(K key) {
-			writer().key(key);
-			this.position++;
-			return this;
-		}
-
-		@Override
-		public CommandArguments<K, V> value(V value) {
-			writer().value(value);
-			this.position++;
-			return this;
-		}
-
-		@Override
-		public CommandArguments<K, V> arg(String argument) {
-			Assert.notNull(argument, "argument must not be null");
-			checkOption(argument);
-			writer().bytes(argument.getBytes(StandardCharsets.UTF_8));
-			this.position++;
-			return this;
-		}
-
-		@Override
-		public CommandArguments<K, V> arg(long argument) {
-			writer().number(argument);
-			this.position++;
-			return this;
-		}
-
-		@Override
-		public CommandArguments<K, V> arg(double argument) {
-			writer().score(argument);
-			this.position++;
-			return this;
-		}
-
-		@Override
-		public CommandArguments<K, V> arg(byte[] argument) {
-			Assert.notNull(argument, "argument must not be null");
-			if (this.optionsChecked && argument.length <= "STREAMS".length()) {
-				checkOption(new String(argument, StandardCharsets.ISO_8859_1));
-			}
-			writer().bytes(argument);
-			this.position++;
-			return this;
-		}
-
-		private void checkOption(String argument) {
-			if (this.optionsChecked) {
-				if ("STREAMS".equalsIgnoreCase(argument)) {
-					this.optionsChecked = false;
-				}
-				else {
-					Unbatchable.checkOption(this.name, this.position, argument);
-				}
-			}
-		}
-
-		private CommandWriter<?> writer() {
-			CommandWriter<?> current = this.writer;
-			Assert.state(current != null, "Command arguments are only valid inside the function they are handed to");
-			return current;
-		}
-
 	}
 
 	// deserialization

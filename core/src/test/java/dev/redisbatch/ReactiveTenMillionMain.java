@@ -1,8 +1,5 @@
 package dev.redisbatch;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.time.Duration;
 import java.util.Map;
 
@@ -31,15 +28,7 @@ public final class ReactiveTenMillionMain {
 			Flux<Map.Entry<String, String>> entries = Flux.range(0, ELEMENTS)
 				.map((i) -> Map.entry("key:" + (i % 100_000), "value-" + i));
 			BatchResults results = reactive.setAll(entries, null).block(Duration.ofMinutes(4));
-			long peakHeap = 0;
-			for (MemoryPoolMXBean memoryPool : ManagementFactory.getMemoryPoolMXBeans()) {
-				if (memoryPool.getType() == MemoryType.HEAP) {
-					peakHeap += memoryPool.getPeakUsage().getUsed();
-				}
-			}
-			System.out.println("RESULT success=" + results.count(Outcome.SUCCESS) + " size=" + results.size()
-					+ " chunks=" + results.chunks() + " peakHeapMb=" + (peakHeap >> 20) + " maxHeapMb="
-					+ (Runtime.getRuntime().maxMemory() >> 20) + " millis=" + results.elapsed().toMillis());
+			TenMillionCommandsMain.printResult(results);
 		}
 	}
 

@@ -28,16 +28,23 @@ public final class TenMillionCommandsMain {
 					batch.set("key:" + (i % 100_000), "value-" + i);
 				}
 			});
-			long peakHeap = 0;
-			for (MemoryPoolMXBean memoryPool : ManagementFactory.getMemoryPoolMXBeans()) {
-				if (memoryPool.getType() == MemoryType.HEAP) {
-					peakHeap += memoryPool.getPeakUsage().getUsed();
-				}
-			}
-			System.out.println("RESULT success=" + results.count(Outcome.SUCCESS) + " size=" + results.size()
-					+ " chunks=" + results.chunks() + " peakHeapMb=" + (peakHeap >> 20) + " maxHeapMb="
-					+ (Runtime.getRuntime().maxMemory() >> 20) + " millis=" + results.elapsed().toMillis());
+			printResult(results);
 		}
+	}
+
+	/**
+	 * Print the results and the peak heap on the line the tests read.
+	 */
+	static void printResult(BatchResults results) {
+		long peakHeap = 0;
+		for (MemoryPoolMXBean memoryPool : ManagementFactory.getMemoryPoolMXBeans()) {
+			if (memoryPool.getType() == MemoryType.HEAP) {
+				peakHeap += memoryPool.getPeakUsage().getUsed();
+			}
+		}
+		System.out.println("RESULT success=" + results.count(Outcome.SUCCESS) + " size=" + results.size() + " chunks="
+				+ results.chunks() + " peakHeapMb=" + (peakHeap >> 20) + " maxHeapMb="
+				+ (Runtime.getRuntime().maxMemory() >> 20) + " millis=" + results.elapsed().toMillis());
 	}
 
 }

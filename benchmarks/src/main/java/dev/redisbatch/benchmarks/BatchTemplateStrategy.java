@@ -3,6 +3,7 @@ package dev.redisbatch.benchmarks;
 import java.util.List;
 import java.util.function.IntFunction;
 
+import dev.redisbatch.Batch;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchResults;
@@ -89,23 +90,33 @@ final class BatchTemplateStrategy implements Strategy {
 	@Override
 	@SuppressWarnings("unchecked")
 	public long mixed(Workload workload) {
-		String[] counters = workload.counterKeys();
-		String[] hashes = workload.hashKeys();
-		String[] keys = workload.keys();
-		String[] values = workload.values();
-		Response<@Nullable String>[] gets = new Response[counters.length];
+		Response<@Nullable String>[] gets = new Response[workload.entities()];
 		BatchResults results = this.template.execute((batch) -> {
-			for (int i = 0; i < counters.length; i++) {
-				batch.incr(counters[i]);
-				batch.hset(hashes[i], Workload.FIELD, values[i]);
-				batch.expire(hashes[i], Workload.TTL);
-				gets[i] = batch.get(keys[i]);
+			for (int i = 0; i < gets.length; i++) {
+				recordMixed(batch, workload, i, gets);
 			}
 		});
-		// execute(...) throws unless every command succeeded: check the values read
-		long answered = results.count(Outcome.SUCCESS) - counters.length;
-		for (int i = 0; i < counters.length; i++) {
-			if (values[i].equals(gets[i].get())) {
+		return answeredMixed(results, workload, gets);
+	}
+
+	/**
+	 * The commands of one entity of the mixed batch: INCR, HSET, EXPIRE, GET.
+	 */
+	static void recordMixed(Batch<String, String> batch, Workload workload, int i, Response<@Nullable String>[] gets) {
+		batch.incr(workload.counterKeys()[i]);
+		batch.hset(workload.hashKeys()[i], Workload.FIELD, workload.values()[i]);
+		batch.expire(workload.hashKeys()[i], Workload.TTL);
+		gets[i] = batch.get(workload.keys()[i]);
+	}
+
+	/**
+	 * How many commands of the mixed batch answered as expected: the batch throws unless
+	 * every command succeeded, so check the values read.
+	 */
+	static long answeredMixed(BatchResults results, Workload workload, Response<@Nullable String>[] gets) {
+		long answered = results.count(Outcome.SUCCESS) - gets.length;
+		for (int i = 0; i < gets.length; i++) {
+			if (workload.values()[i].equals(gets[i].get())) {
 				answered++;
 			}
 		}

@@ -56,27 +56,12 @@ final class ReactiveBatchTemplateStrategy implements Strategy {
 	@Override
 	@SuppressWarnings("unchecked")
 	public long mixed(Workload workload) {
-		String[] counters = workload.counterKeys();
-		String[] hashes = workload.hashKeys();
-		String[] keys = workload.keys();
-		String[] values = workload.values();
-		Response<@Nullable String>[] gets = new Response[counters.length];
-		BatchResults results = this.reactive.execute(Flux.range(0, counters.length), (batch, i) -> {
-			batch.incr(counters[i]);
-			batch.hset(hashes[i], Workload.FIELD, values[i]);
-			batch.expire(hashes[i], Workload.TTL);
-			gets[i] = batch.get(keys[i]);
-		}).block(WAIT);
-		if (results == null) {
-			return 0;
-		}
-		long answered = results.count(Outcome.SUCCESS) - counters.length;
-		for (int i = 0; i < counters.length; i++) {
-			if (values[i].equals(gets[i].get())) {
-				answered++;
-			}
-		}
-		return answered;
+		Response<@Nullable String>[] gets = new Response[workload.entities()];
+		BatchResults results = this.reactive
+			.execute(Flux.range(0, gets.length),
+					(batch, i) -> BatchTemplateStrategy.recordMixed(batch, workload, i, gets))
+			.block(WAIT);
+		return (results != null) ? BatchTemplateStrategy.answeredMixed(results, workload, gets) : 0;
 	}
 
 	@Override
