@@ -65,7 +65,10 @@ class ClusterFaultTests {
 		assertThat(results.count(Outcome.SUCCESS) + results.count(Outcome.UNKNOWN) + results.count(Outcome.NOT_SENT))
 			.isEqualTo(3000);
 		assertThat(results.count(Outcome.FAILED)).isZero();
-		assertThat(results.count(Outcome.NOT_SENT)).isPositive();
+		// The victim's commands recorded after the kill end UNKNOWN when their chunk was
+		// written before the client saw the connection close, NOT_SENT after: how many of
+		// each depends on when the event loop sees it, so only their sum is certain.
+		assertThat(results.count(Outcome.NOT_SENT) + results.count(Outcome.UNKNOWN)).isPositive();
 		assertThat(results.abortReason()).contains(":" + victim.port());
 		for (int i = 0; i < keys.size(); i++) {
 			boolean onVictim = victimSlots.contains(this.cluster.slot(keys.get(i)));
