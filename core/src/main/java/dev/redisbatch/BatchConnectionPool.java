@@ -3,15 +3,12 @@ package dev.redisbatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -30,8 +27,6 @@ import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.Channel;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
@@ -78,11 +73,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-	private static final Log logger = LogFactory.getLog(BatchConnectionPool.class);
-
 	private final RedisClient client;
-
-	private final @Nullable RedisClusterClient clusterClient;
 
 	private final @Nullable ClientResources ownedResources;
 
@@ -95,10 +86,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final LongAdder exhausted = new LongAdder();
 
 	/**
-	 * The threads of the async batches of every template on this pool, made when the
-	 * first one runs.
+	 * The threads of the async batches of every template on this pool.
 	 */
-	private final AtomicReference<@Nullable ExecutorService> asyncExecutor = new AtomicReference<>();
+	private final AsyncBatches asyncBatches = new AsyncBatches();
 
 	private final LettuceInternals.Channels channels = new LettuceInternals.Channels();
 
@@ -108,9 +98,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final @Nullable NodePool server;
 
 	/**
-	 * The masters of a cluster, by {@code host:port}, as batches reach them.
+	 * The masters of a cluster; {@code null} for a standalone or Sentinel pool.
 	 */
-	private final Map<String, NodePool> masters = new ConcurrentHashMap<>();
+	private final @Nullable ClusterMasters masters;
 
 	private BatchConnectionPool(Builder builder) {
 		ClientResources resources = builder.clientResources;
@@ -127,11 +117,13 @@ public final class BatchConnectionPool implements AutoCloseable {
 		this.uris = builder.connectionUris();
 		this.poolConfig = poolConfig(builder);
 		this.client = builder.createClient(used);
-		this.clusterClient = (this.topology == Topology.CLUSTER) ? builder.createClusterClient(used, this.uris) : null;
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
+			this.masters = new ClusterMasters(builder.createClusterClient(used, this.uris), this.uris.get(0),
+					(address, uri) -> newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri)));
 		}
 		else {
+			this.masters = null;
 			RedisURI uri = this.uris.get(0);
 			String address = (this.topology == Topology.SENTINEL)
 					? "the master '" + uri.getSentinelMasterId() + "' named by Sentinel"
@@ -263,7 +255,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private Collection<NodePool> nodes() {
 		NodePool single = this.server;
-		return (single != null) ? List.of(single) : this.masters.values();
+		return (single != null) ? List.of(single) : cluster().pools();
 	}
 
 	/**
@@ -277,46 +269,26 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	/**
 	 * The master that serves a slot, as the pool's view of the cluster topology says.
-	 * @param slot the hash slot
-	 * @return the master
 	 * @throws RedisConnectionFailureException when the topology cannot be read or names
 	 * no master for the slot
 	 */
 	RedisClusterNode masterNode(int slot) {
-		RedisClusterNode node;
-		try {
-			node = requireCluster().getPartitions().getMasterBySlot(slot);
-		}
-		catch (RuntimeException ex) {
-			throw new RedisConnectionFailureException("Cannot read the Redis Cluster topology: " + ex.getMessage(), ex);
-		}
-		if (node == null || node.getUri() == null) {
-			throw new RedisConnectionFailureException("No master serves slot " + slot + " in the cluster topology");
-		}
-		return node;
+		return cluster().masterNode(slot);
 	}
 
 	/**
 	 * The pool of a master of the topology.
-	 * @param node the master
-	 * @return its pool
 	 */
 	NodePool master(RedisClusterNode node) {
-		return master(node.getUri().getHost(), node.getUri().getPort());
+		return cluster().master(node);
 	}
 
 	/**
 	 * The pool of the master at an address (as a {@code MOVED} or {@code ASK} reply names
 	 * it).
-	 * @param host the host
-	 * @param port the port
-	 * @return its pool
 	 */
 	NodePool master(String host, int port) {
-		return this.masters.computeIfAbsent(host + ":" + port, (address) -> {
-			RedisURI uri = RedisURI.builder(this.uris.get(0)).withHost(host).withPort(port).build();
-			return newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
-		});
+		return cluster().master(host, port);
 	}
 
 	/**
@@ -325,33 +297,12 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * (never replicas); on a standalone or Sentinel pool, the one server, under
 	 * {@link ScanCursor#SINGLE_SERVER}. A replica that takes over from a master serves
 	 * the same slots, so it is found under the same key.
-	 * @return the masters, in slot order
 	 * @throws RedisConnectionFailureException when the topology cannot be read or names
 	 * no master
 	 */
 	SortedMap<Integer, NodePool> mastersByLowestSlot() {
 		NodePool single = this.server;
-		if (single != null) {
-			return new TreeMap<>(Map.of(ScanCursor.SINGLE_SERVER, single));
-		}
-		List<RedisClusterNode> nodes = new ArrayList<>();
-		try {
-			requireCluster().getPartitions().forEach(nodes::add);
-		}
-		catch (RuntimeException ex) {
-			throw new RedisConnectionFailureException("Cannot read the Redis Cluster topology: " + ex.getMessage(), ex);
-		}
-		SortedMap<Integer, NodePool> masters = new TreeMap<>();
-		for (RedisClusterNode node : nodes) {
-			List<Integer> slots = node.getSlots();
-			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && node.getUri() != null && !slots.isEmpty()) {
-				masters.put(Collections.min(slots), master(node));
-			}
-		}
-		if (masters.isEmpty()) {
-			throw new RedisConnectionFailureException("The Redis Cluster topology names no master that serves slots");
-		}
-		return masters;
+		return (single != null) ? new TreeMap<>(Map.of(ScanCursor.SINGLE_SERVER, single)) : cluster().byLowestSlot();
 	}
 
 	/**
@@ -359,16 +310,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * Failures are ignored: the old view stays, and commands are redirected as needed.
 	 */
 	void refreshTopology() {
-		try {
-			requireCluster().refreshPartitions();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not refresh the Redis Cluster topology: " + ex.getMessage());
-		}
+		cluster().refresh();
 	}
 
-	private RedisClusterClient requireCluster() {
-		RedisClusterClient cluster = this.clusterClient;
+	private ClusterMasters cluster() {
+		ClusterMasters cluster = this.masters;
 		Assert.state(cluster != null, "Not a cluster pool");
 		return cluster;
 	}
@@ -395,16 +341,16 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		ExecutorService async = this.asyncExecutor.getAndSet(null);
-		if (async != null) {
-			// batches still running end as the connections close
-			async.shutdown();
+		// batches still running end as the connections close
+		this.asyncBatches.shutdown();
+		ClusterMasters cluster = this.masters;
+		if (cluster != null) {
+			cluster.close();
 		}
-		nodes().forEach(NodePool::close);
+		else {
+			server().close();
+		}
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		if (this.clusterClient != null) {
-			this.clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		}
 		if (this.ownedResources != null) {
 			this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
@@ -414,19 +360,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * The threads that run the async batches of the templates on this pool, unless a
 	 * template was given an executor of its own.
 	 */
-	ExecutorService asyncExecutor() {
-		ExecutorService executor = this.asyncExecutor.get();
-		if (executor == null) {
-			ExecutorService created = AsyncBatches.executor();
-			executor = this.asyncExecutor.compareAndExchange(null, created);
-			if (executor == null) {
-				executor = created;
-			}
-			else {
-				created.shutdown();
-			}
-		}
-		return executor;
+	Executor asyncExecutor() {
+		return this.asyncBatches.executor();
 	}
 
 	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {

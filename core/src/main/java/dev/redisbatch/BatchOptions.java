@@ -68,6 +68,11 @@ public final class BatchOptions {
 
 	private static final String BUCKET4J = "io.github.bucket4j.Bucket";
 
+	/**
+	 * Whether Bucket4j, which the rate caps need, is on the classpath: looked up once.
+	 */
+	private static final boolean BUCKET4J_PRESENT = ClassUtils.isPresent(BUCKET4J, BatchOptions.class.getClassLoader());
+
 	private static final BatchOptions DEFAULTS = new BatchOptions(new Builder());
 
 	private final @Nullable Integer chunkSize;
@@ -365,7 +370,7 @@ public final class BatchOptions {
 	 */
 	static void validateRateCap(long perSecond, String source) {
 		Assert.isTrue(perSecond >= 0, () -> source + " must be 0 (no cap) or positive but was " + perSecond);
-		if (perSecond > 0 && !ClassUtils.isPresent(BUCKET4J, BatchOptions.class.getClassLoader())) {
+		if (perSecond > 0 && !BUCKET4J_PRESENT) {
 			throw new IllegalStateException(Messages.rateCapNeedsBucket4j(source));
 		}
 	}

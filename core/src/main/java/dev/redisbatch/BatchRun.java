@@ -226,8 +226,7 @@ final class BatchRun implements Lane.Events {
 		if (isStopped()) {
 			CommandResponse<T> response = addNotSent(command.getType());
 			// whoever holds the Lettuce command (a template) must not wait for it
-			command
-				.completeExceptionally(new RedisException(Messages.notSent(String.valueOf(this.stops.abortReason()))));
+			command.completeExceptionally(new RedisException(String.valueOf(this.stops.notSentMessage())));
 			return response;
 		}
 		int slot = Slots.ANY;
@@ -291,8 +290,8 @@ final class BatchRun implements Lane.Events {
 	 */
 	<T> CommandResponse<T> addNotSent(ProtocolKeyword type) {
 		checkNotFinished();
-		return CommandResponse.notSentAfterStop(this.submitted++, type,
-				Messages.notSent(String.valueOf(this.stops.abortReason())), this.ledger);
+		return CommandResponse.notSentAfterStop(this.submitted++, type, String.valueOf(this.stops.notSentMessage()),
+				this.ledger);
 	}
 
 	/**

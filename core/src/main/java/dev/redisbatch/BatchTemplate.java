@@ -228,8 +228,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		if (bound != null) {
 			return bound.join(this.serializers, callback);
 		}
-		BatchOptions resolved = options.withDefaults(this.defaults);
-		validate(resolved);
+		BatchOptions resolved = resolve(options);
 		return run(resolved, callback);
 	}
 
@@ -287,8 +286,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public CompletableFuture<BatchResults> executeAsync(BatchOptions options, BatchCallback<K, V> callback) {
 		Assert.notNull(options, "options must not be null");
 		Assert.notNull(callback, "callback must not be null");
-		BatchOptions resolved = options.withDefaults(this.defaults);
-		validate(resolved);
+		BatchOptions resolved = resolve(options);
 		CompletableFuture<BatchResults> future = new CompletableFuture<>();
 		Runnable batch = () -> {
 			try {
@@ -355,8 +353,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		Assert.notNull(capture, "capture must not be null");
 		Assert.state(BoundBatch.current(this.pool) == null,
 				"A batch is already bound to this thread: join it instead of binding another");
-		BatchOptions resolved = options.withDefaults(this.defaults);
-		validate(resolved);
+		BatchOptions resolved = resolve(options);
 		return new BoundBatch(this.pool, resolved, this.observations, capture);
 	}
 
@@ -451,8 +448,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 * The settings of a bulk operation: not transactional.
 	 */
 	RunSettings bulkSettings(BatchOptions options) {
-		BatchOptions resolved = options.withDefaults(this.defaults);
-		validate(resolved);
+		BatchOptions resolved = resolve(options);
 		Assert.isTrue(!require(resolved.transactional()),
 				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
 		return RunSettings.of(resolved);
@@ -463,6 +459,15 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 */
 	MasterKeyScanner<byte[]> rawScanner(ScanOptions options, Duration timeout) {
 		return new MasterKeyScanner<>(this.pool, RedisSerializer.byteArray(), options, timeout, null);
+	}
+
+	/**
+	 * The options with the template's defaults for what they leave unset, checked.
+	 */
+	private BatchOptions resolve(BatchOptions options) {
+		BatchOptions resolved = options.withDefaults(this.defaults);
+		validate(resolved);
+		return resolved;
 	}
 
 	private void validate(BatchOptions options) {

@@ -69,10 +69,10 @@ public final class BoundBatch implements AutoCloseable {
 		this.options = options;
 		// Commands from RedisTemplate code cannot be recorded again, so bound batches
 		// never retry.
-		this.run = new BatchRun(pool, RunSettings.of(options).withoutRetry(), observations);
+		RunSettings settings = RunSettings.of(options);
+		this.run = new BatchRun(pool, settings.withoutRetry(), observations);
 		this.recorder = new CommandRecorder(pool.clientResources(), this.run);
-		this.connection = new RecordingRedisConnection(this.run, this.recorder,
-				RunSettings.of(options).timeout().toMillis());
+		this.connection = new RecordingRedisConnection(this.run, this.recorder, settings.timeout().toMillis());
 		TransactionSynchronizationManager.bindResource(pool, this);
 		try {
 			for (RedisConnectionFactory factory : capture) {
@@ -139,7 +139,7 @@ public final class BoundBatch implements AutoCloseable {
 	public void close() {
 		if (!this.ended) {
 			end();
-			this.run.abort("the batch was closed before it completed");
+			this.run.abort(Messages.closedBeforeComplete());
 		}
 	}
 

@@ -313,8 +313,9 @@ final class BulkRun {
 				Page page = this.pages.peek();
 				while (page.next < page.responses.size()) {
 					CommandResponse<Long> response = page.responses.get(page.next);
-					Outcome outcome = (response != null) ? response.outcomeIfSettled() : null;
-					if (response == null || outcome == null) {
+					// entries before page.next were cleared; this one is set
+					Outcome outcome = response.outcomeIfSettled();
+					if (outcome == null) {
 						return changedKeys;
 					}
 					if (outcome == Outcome.SUCCESS) {

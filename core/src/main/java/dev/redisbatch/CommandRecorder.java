@@ -56,6 +56,14 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 	}
 
 	/**
+	 * Whether the Lettuce commands recorded now are kept whole: a nested
+	 * {@code executePipelined} is open.
+	 */
+	boolean awaitsReplies() {
+		return this.repliesAwaited;
+	}
+
+	/**
 	 * A Lettuce connection whose commands are recorded into the pipeline.
 	 */
 	StatefulRedisConnection<byte[], byte[]> connection() {

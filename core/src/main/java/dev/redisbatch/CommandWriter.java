@@ -166,19 +166,23 @@ final class CommandWriter<T> {
 			if (this.afterStop) {
 				return this.run.addNotSent(this.type);
 			}
-			String name = this.type.toString();
 			ItemSerializationException failed = this.failure;
 			if (failed != null) {
-				return this.run.addFailed(name, String.valueOf(failed.getMessage()), failed.getCause());
+				return this.run.addFailed(this.type.toString(), String.valueOf(failed.getMessage()), failed.getCause());
 			}
 			int slot;
 			if (this.keyCount == 1) {
 				slot = this.run.slotOf(this.keys[0]);
 			}
+			else if (this.keyCount == 0 || !this.run.isCluster()) {
+				// no key to hash, or no cluster to route by: any server
+				slot = Slots.ANY;
+			}
 			else {
 				byte[][] all = Arrays.copyOf(this.keys, this.keyCount);
 				slot = this.run.slotOf(all);
 				if (slot == Slots.CROSS) {
+					String name = this.type.toString();
 					return this.run.addFailed(name, Messages.crossSlot(name, all), null);
 				}
 			}

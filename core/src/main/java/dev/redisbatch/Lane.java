@@ -211,7 +211,6 @@ final class Lane {
 				continue;
 			}
 			if (chunk.write(current, node().channelOf(current.connection()), this.settings.timeoutNanos())) {
-				current.chunkSent();
 				this.inFlight.add(chunk);
 				this.inFlightBytes += chunk.bytes();
 				this.inFlightCommands += chunk.size();
@@ -287,7 +286,6 @@ final class Lane {
 		Lease on = chunk.lease();
 		boolean alreadyLost = on.isBroken();
 		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
-		on.chunkSettled();
 		if (settlement.leftConnectionClean() && on.isOpen()) {
 			recycle(chunk);
 		}

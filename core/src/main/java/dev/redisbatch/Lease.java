@@ -3,14 +3,12 @@ package dev.redisbatch;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
- * A pooled connection that a lane holds for the length of a batch, and how many of its
- * chunks are in flight on it. Once broken it serves no more chunks and leaves the pool.
+ * A pooled connection that a lane holds for the length of a batch. Once broken it serves
+ * no more chunks and leaves the pool.
  */
 final class Lease {
 
 	private final StatefulConnection<byte[], byte[]> connection;
-
-	private int inFlight;
 
 	private boolean broken;
 
@@ -38,18 +36,6 @@ final class Lease {
 		boolean first = !this.broken;
 		this.broken = true;
 		return first;
-	}
-
-	void chunkSent() {
-		this.inFlight++;
-	}
-
-	void chunkSettled() {
-		this.inFlight--;
-	}
-
-	int inFlight() {
-		return this.inFlight;
 	}
 
 }

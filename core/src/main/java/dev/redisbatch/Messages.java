@@ -101,10 +101,6 @@ final class Messages {
 		return "the batch was closed before it completed";
 	}
 
-	static String refusedForNow() {
-		return "the server refused commands for now (LOADING, BUSY or TRYAGAIN)";
-	}
-
 	static String masterUnreachable() {
 		return "its master was unreachable";
 	}

@@ -79,7 +79,8 @@ final class OutcomeLedger {
 	 */
 	void notSentAfterStop(int index, String command, String reason) {
 		this.counts[Outcome.NOT_SENT.ordinal()]++;
-		this.tail.add(index, command, pooled(reason));
+		// the range keeps its first command's reason only
+		this.tail.add(index, command, (this.tail.size() == 0) ? pooled(reason) : reason);
 	}
 
 	long count(Outcome outcome) {

@@ -41,8 +41,6 @@ final class RecordingRedisConnection implements InvocationHandler {
 
 	private int delegateSince;
 
-	private boolean nestedPipeline;
-
 	private boolean closed;
 
 	RecordingRedisConnection(BatchRun run, CommandRecorder recorder, long timeoutMillis) {
@@ -83,7 +81,6 @@ final class RecordingRedisConnection implements InvocationHandler {
 				return true;
 			case "openPipeline":
 				// executePipelined inside the batch: collect its results separately.
-				this.nestedPipeline = true;
 				this.recorder.awaitReplies(true);
 				this.delegate = newDelegate();
 				return null;
@@ -107,17 +104,16 @@ final class RecordingRedisConnection implements InvocationHandler {
 			this.delegate = newDelegate();
 			throw ex.getCause();
 		}
-		if (!this.nestedPipeline && this.run.chunksSent() != this.delegateSince) {
+		if (!this.recorder.awaitsReplies() && this.run.chunksSent() != this.delegateSince) {
 			this.delegate = newDelegate();
 		}
 		return result;
 	}
 
 	private List<@Nullable Object> closeNestedPipeline() {
-		if (!this.nestedPipeline) {
+		if (!this.recorder.awaitsReplies()) {
 			return List.of();
 		}
-		this.nestedPipeline = false;
 		this.recorder.awaitReplies(false);
 		this.run.drain();
 		LettuceConnection nested = this.delegate;

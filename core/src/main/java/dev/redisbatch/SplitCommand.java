@@ -97,7 +97,7 @@ final class SplitCommand {
 			notSent += (outcome == Outcome.NOT_SENT) ? 1 : 0;
 			succeeded += (outcome == Outcome.SUCCESS) ? 1 : 0;
 		}
-		String split = " (its keys span " + this.parts.size() + " slots, so it was sent as one command per slot)";
+		String split = Messages.splitSuffix(this.parts.size());
 		if (failed != null) {
 			this.whole.settle(Outcome.FAILED, failed.response().failure().message() + split, this.ledger);
 		}
@@ -105,7 +105,7 @@ final class SplitCommand {
 			this.whole.settle(Outcome.NOT_SENT, this.parts.get(0).response().failure().message(), this.ledger);
 		}
 		else if (succeeded < this.parts.size()) {
-			this.whole.settle(Outcome.UNKNOWN, "some of its parts ran and some did not" + split, this.ledger);
+			this.whole.settle(Outcome.UNKNOWN, Messages.splitPartly() + split, this.ledger);
 		}
 		else {
 			combine();

@@ -20,6 +20,12 @@ final class Stops {
 
 	private @Nullable String abortReason;
 
+	/**
+	 * What a command recorded after the stop ends with: made once, since a batch that
+	 * stops early may record millions more.
+	 */
+	private @Nullable String notSent;
+
 	private @Nullable Throwable abortCause;
 
 	private @Nullable String laneFailure;
@@ -45,6 +51,14 @@ final class Stops {
 	 */
 	@Nullable String abortReason() {
 		return this.abortReason;
+	}
+
+	/**
+	 * The reason of every command not sent because the batch stopped, or {@code null}
+	 * while it has not.
+	 */
+	@Nullable String notSentMessage() {
+		return this.notSent;
 	}
 
 	/**
@@ -77,8 +91,8 @@ final class Stops {
 	 * Why a command for this lane is not sent, or {@code null} when it can be.
 	 */
 	@Nullable String notSentReason(Lane lane) {
-		if (this.abortReason != null) {
-			return Messages.notSent(this.abortReason);
+		if (this.notSent != null) {
+			return this.notSent;
 		}
 		String stopped = lane.stopReason();
 		if (stopped != null) {
@@ -103,9 +117,10 @@ final class Stops {
 		}
 		this.abortReason = reason;
 		this.abortCause = cause;
+		this.notSent = Messages.notSent(reason);
 		for (Lane lane : this.router.lanes()) {
 			Chunk unsent = lane.takeOpen();
-			unsent.settleNotSent(Messages.notSent(reason), this.ledger);
+			unsent.settleNotSent(this.notSent, this.ledger);
 			lane.recycle(unsent);
 		}
 	}

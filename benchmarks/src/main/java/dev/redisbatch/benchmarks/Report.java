@@ -13,6 +13,21 @@ import java.util.function.Predicate;
 
 import dev.redisbatch.BatchTemplate;
 
+import static dev.redisbatch.benchmarks.ReportFormat.count;
+import static dev.redisbatch.benchmarks.ReportFormat.format;
+import static dev.redisbatch.benchmarks.ReportFormat.label;
+import static dev.redisbatch.benchmarks.ReportFormat.mb;
+import static dev.redisbatch.benchmarks.ReportFormat.ms;
+import static dev.redisbatch.benchmarks.ReportFormat.msCell;
+import static dev.redisbatch.benchmarks.ReportFormat.per1000;
+import static dev.redisbatch.benchmarks.ReportFormat.rateCell;
+import static dev.redisbatch.benchmarks.ReportFormat.ratio;
+import static dev.redisbatch.benchmarks.ReportFormat.seconds;
+import static dev.redisbatch.benchmarks.WindowVariants.inFlight;
+import static dev.redisbatch.benchmarks.WindowVariants.rttStrategies;
+import static dev.redisbatch.benchmarks.WindowVariants.sweepAxes;
+import static dev.redisbatch.benchmarks.WindowVariants.windowLabel;
+
 /**
  * Writes the report of a run: {@code results.md} (tables, targets, settings and
  * environment), {@code results.csv} (every number) and the SVG plots.
@@ -26,29 +41,6 @@ final class Report {
 	static final String WINDOW_SVG = "window-vs-rtt.svg";
 
 	static final String SWEEP_SVG = "sweep.svg";
-
-	/**
-	 * {@code BatchTemplate} (defaults) ÷ Jedis Pipeline, SET of 100,000 on loopback,
-	 * before the window (two chunks of 1,000 in flight): the JMH ratio the window must
-	 * not lower.
-	 */
-	static final double LOOPBACK_BEFORE_WINDOW_SET = 0.84;
-
-	/**
-	 * The same for GET.
-	 */
-	static final double LOOPBACK_BEFORE_WINDOW_GET = 0.99;
-
-	/**
-	 * The least {@code @RedisBatch} method ÷ {@code BatchTemplate} (defaults), SET of
-	 * 100,000 on loopback.
-	 */
-	static final double REDIS_BATCH_METHOD_TARGET = 0.9;
-
-	/**
-	 * The reactive template against the blocking one.
-	 */
-	static final double REACTIVE_TARGET = 0.9;
 
 	private final SuiteResults results;
 
@@ -65,11 +57,12 @@ final class Report {
 		Files.createDirectories(dir);
 		Report report = new Report(results, plan);
 		Files.writeString(dir.resolve("results.md"), report.markdown(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve("results.csv"), report.csv(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(PER_STRATEGY_SVG), report.perStrategyChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(RTT_SVG), report.rttChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(WINDOW_SVG), report.windowChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(SWEEP_SVG), report.sweepChart(), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve("results.csv"), ResultsCsv.csv(results), StandardCharsets.UTF_8);
+		ReportCharts charts = new ReportCharts(results, plan);
+		Files.writeString(dir.resolve(PER_STRATEGY_SVG), charts.perStrategyChart(), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve(RTT_SVG), charts.rttChart(), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve(WINDOW_SVG), charts.windowChart(), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve(SWEEP_SVG), charts.sweepChart(), StandardCharsets.UTF_8);
 		if (results.polite != null) {
 			Files.writeString(dir.resolve(PoliteModeBenchmark.SVG), results.polite.chart(), StandardCharsets.UTF_8);
 		}
@@ -95,7 +88,7 @@ final class Report {
 				.append("they measure nothing.**\n\n");
 		}
 		environment();
-		targets(n);
+		new TargetsTable(this.results, this.plan, this.md).write(n);
 		headline(n);
 		physical();
 		rtt();
@@ -121,160 +114,6 @@ final class Report {
 		this.results.environment.forEach((k, v) -> row(k, v));
 		this.results.versions.forEach((k, v) -> row(k, v));
 		this.md.append('\n');
-	}
-
-	private void targets(int n) {
-		this.md.append("## Targets (ratios from this run)\n\n");
-		this.md
-			.append("A missed target stays in this table as missed; the sections below show where the time goes.\n\n");
-		this.md.append("| target | measured | required | result |\n|---|---:|---:|---|\n");
-		String bt = Strategies.BATCH_TEMPLATE;
-		for (String workload : List.of("SET", "GET")) {
-			Optional<SuiteResults.Timing> ours = timing(bt, workload, n, "direct");
-			Optional<SuiteResults.Timing> peer = this.results.timings.stream()
-				.filter((t) -> t.workload().equals(workload) && t.n() == n && t.network().equals("direct")
-						&& isPeer(t.strategy()) && t.group().equals("peers"))
-				.max(Comparator.comparingDouble(SuiteResults.Timing::commandsPerSecond));
-			ratioRow("BatchTemplate (defaults) " + workload + " " + count(n) + " ÷ fastest Java peer"
-					+ peer.map((p) -> " (" + label(p.strategy()) + ")").orElse(""), ours, peer, 1.0);
-			ratioRow(
-					"BatchTemplate (defaults) " + workload + " " + count(n)
-							+ " ÷ executePipelined, Boot defaults (pooled)",
-					ours, timing(Strategies.PIPELINED_BOOT, workload, n, "direct"), 2.5);
-			String test = workload.equals("SET") ? "SET EX 3600" : "GET";
-			Optional<RedisBenchmarkTool.Result> limit = this.results.physical(test);
-			String name = "BatchTemplate (defaults) " + workload + " " + count(n) + " ÷ `redis-benchmark -P 1000 -c 1` "
-					+ test;
-			if (ours.isPresent() && limit.isPresent()) {
-				double ratio = ours.get().commandsPerSecond() / limit.get().requestsPerSecond();
-				row(name, ratio(ratio), "≥ 0.60×", verdict(ratio >= 0.6));
-			}
-			else {
-				row(name, "not measured", "≥ 0.60×",
-						(this.results.physicalNote != null) ? this.results.physicalNote : "not measured");
-			}
-		}
-		noRegression(n);
-		everyRttCell();
-		ratioRow("@RedisBatch method ÷ BatchTemplate (defaults), SET " + count(n) + ", loopback",
-				timing(Strategies.REDIS_BATCH_METHOD, "SET", n, "direct"), timing(bt, "SET", n, "direct"),
-				REDIS_BATCH_METHOD_TARGET);
-		for (String workload : List.of("SET", "GET")) {
-			ratioRow("ReactiveBatchTemplate ÷ BatchTemplate (defaults), " + workload + " " + count(n) + ", loopback",
-					timing(Strategies.REACTIVE_BATCH_TEMPLATE, workload, n, "direct"),
-					timing(bt, workload, n, "direct"), REACTIVE_TARGET);
-		}
-		memoryTargets();
-		for (String workload : List.of("SET", "GET")) {
-			Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, 1);
-			Optional<SuiteResults.Timing> theirs = springBatchTiming(Strategies.SPRING_BATCH_ITEMS, workload, 1);
-			if (ours.isPresent() || theirs.isPresent()) {
-				ratioRow(
-						("SET".equals(workload) ? "RedisBatchItemWriter ÷ Spring Batch RedisItemWriter"
-								: "RedisBatchItemReader ÷ Spring Batch RedisItemReader") + " (items/s, RTT 1 ms)",
-						ours, theirs, 20.0);
-			}
-		}
-		ratioRow("BatchTemplate (defaults) setAll " + count(n) + " ÷ Lettuce async, manual flush",
-				timing(bt, "SET", n, "direct"), timing(Strategies.LETTUCE, "SET", n, "direct"), 1.0);
-		ratioRow("BatchTemplate (defaults) setAll " + count(n) + " ÷ one command per round trip (commands/s)",
-				timing(bt, "SET", n, "direct"), timing(Strategies.ROUND_TRIP, "SET", n, "direct"), 30.0);
-		for (SuiteResults.Connections c : this.results.connections) {
-			if (c.strategy().startsWith("batchTemplate") || c.strategy().equals(Strategies.REDIS_BATCH_METHOD)) {
-				row(label(c.strategy()) + ": new connections per 1,000 batches",
-						"OK".equals(c.status()) ? format(per1000(c)) : "failed", "0",
-						verdict("OK".equals(c.status()) && c.newConnections() == 0));
-			}
-		}
-		this.md.append('\n');
-	}
-
-	/**
-	 * On loopback, the window must not lower the ratio to Jedis measured before it; the
-	 * limit before the window, measured in the same run, is shown beside it.
-	 */
-	private void noRegression(int n) {
-		for (String workload : List.of("SET", "GET")) {
-			double before = "SET".equals(workload) ? LOOPBACK_BEFORE_WINDOW_SET : LOOPBACK_BEFORE_WINDOW_GET;
-			Optional<Double> now = ratio(timing(Strategies.BATCH_TEMPLATE, workload, n, "direct"),
-					timing(Strategies.JEDIS, workload, n, "direct"));
-			Optional<Double> twoChunks = ratio(timing(Strategies.BATCH_TEMPLATE_TWO_CHUNKS, workload, n, "direct"),
-					timing(Strategies.JEDIS, workload, n, "direct"));
-			row("no regression on loopback: BatchTemplate (defaults) ÷ Jedis Pipeline, " + workload + " " + count(n)
-					+ " (before the window: " + ratio(before) + ")",
-					now.map((r) -> ratio(r)
-							+ twoChunks.map((t) -> "; two chunks in flight, same run: " + ratio(t)).orElse(""))
-						.orElse("not measured"),
-					"≥ " + ratio(before), now.map((r) -> verdict(r >= before)).orElse("not measured"));
-		}
-	}
-
-	/**
-	 * BatchTemplate with its defaults against Jedis Pipeline in every cell of the rtt
-	 * group: every round trip, command and batch size.
-	 */
-	private void everyRttCell() {
-		Optional<SuitePlan.Group> rtt = this.plan.group("rtt");
-		if (rtt.isEmpty() || this.results.timings.stream().noneMatch((t) -> t.group().equals("rtt"))) {
-			return;
-		}
-		for (String workload : rtt.get().workloads()) {
-			for (int n : sizesOf(rtt.get(), Strategies.BATCH_TEMPLATE, workload)) {
-				for (String network : rtt.get().networks()) {
-					ratioRow(
-							"BatchTemplate (defaults) ÷ Jedis Pipeline, " + workload + " " + count(n) + ", "
-									+ rttLabel(network),
-							timing(Strategies.BATCH_TEMPLATE, workload, n, network),
-							timing(Strategies.JEDIS, workload, n, network), 1.0);
-				}
-			}
-		}
-	}
-
-	private void memoryTargets() {
-		for (SuiteResults.Memory m : this.results.memory) {
-			if (!m.strategy().equals(Strategies.BATCH_TEMPLATE)) {
-				continue;
-			}
-			boolean ok = "OK".equals(m.status());
-			row("BatchTemplate (defaults): one batch of " + count(m.commands()) + " SET in `-Xmx" + m.heapMb() + "m`",
-					(ok ? "completes in " + seconds(m.elapsedMillis())
-							: m.status() + " after " + count(m.recorded()) + " commands") + "; peak heap "
-							+ mb(m.peakHeapMb()) + " MB, live " + mb(m.peakLiveMb()) + " MB, server omem "
-							+ mb(m.peakOmemMb()) + " MB",
-					"completes", verdict(ok));
-		}
-	}
-
-	private static boolean isPeer(String id) {
-		return !id.startsWith("batchTemplate") && !id.equals(Strategies.REDIS_BATCH_METHOD)
-				&& !id.equals(Strategies.REACTIVE_BATCH_TEMPLATE);
-	}
-
-	private void ratioRow(String name, Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs,
-			double required) {
-		Optional<Double> ratio = ratio(ours, theirs);
-		row(name, ratio.map(Report::ratio).orElse("not measured"), "≥ " + ratio(required),
-				ratio.map((r) -> verdict(r >= required)).orElse("not measured"));
-	}
-
-	private static Optional<Double> ratio(Optional<SuiteResults.Timing> ours, Optional<SuiteResults.Timing> theirs) {
-		if (ours.isEmpty() || theirs.isEmpty()) {
-			return Optional.empty();
-		}
-		return Optional.of(ours.get().commandsPerSecond() / theirs.get().commandsPerSecond());
-	}
-
-	private void row(String target, String measured, String required, String result) {
-		this.md.append("| ")
-			.append(target)
-			.append(" | ")
-			.append(measured)
-			.append(" | ")
-			.append(required)
-			.append(" | ")
-			.append(result)
-			.append(" |\n");
 	}
 
 	private void headline(int n) {
@@ -475,62 +314,6 @@ final class Report {
 			.orElse("—");
 	}
 
-	/**
-	 * The strategies of the rtt group with cells of this workload and size, in report
-	 * order: the named strategies, then the window variants. BatchTemplate with its
-	 * defaults is in both lists.
-	 * @param windows whether to list the BatchTemplate window variants (the pre-window
-	 * limit, the byte windows and the defaults, by commands in flight) instead of the
-	 * strategies
-	 */
-	private List<String> rttStrategies(SuitePlan.Group group, String workload, int n, boolean windows) {
-		List<String> inGroup = group.cells()
-			.stream()
-			.filter((cell) -> cell.workload().equals(workload) && cell.n() == n)
-			.map(SuitePlan.Cell::strategy)
-			.distinct()
-			.toList();
-		List<String> ids = new ArrayList<>();
-		for (Strategies.Descriptor d : Strategies.all()) {
-			if (inGroup.contains(d.id())) {
-				ids.add(d.id());
-			}
-		}
-		for (String id : inGroup) {
-			if (!ids.contains(id)) {
-				ids.add(id);
-			}
-		}
-		if (!windows) {
-			return ids.stream().filter((id) -> id.equals(Strategies.BATCH_TEMPLATE) || !isWindowVariant(id)).toList();
-		}
-		List<String> variants = new ArrayList<>(ids.stream().filter(Report::isWindowVariant).toList());
-		variants.sort(Comparator.comparingLong((id) -> inFlight(id, workload, Integer.MAX_VALUE)));
-		return variants;
-	}
-
-	private static boolean isWindowVariant(String id) {
-		return Strategies.windowBytes(id) > 0 || id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS)
-				|| id.equals(Strategies.BATCH_TEMPLATE);
-	}
-
-	/**
-	 * The most commands of one batch a BatchTemplate variant keeps in flight: the whole
-	 * chunks that fit in its windows (at least one).
-	 */
-	private static long inFlight(String id, String workload, int n) {
-		int chunk = (Strategies.sweepChunkSize(id) > 0) ? Strategies.sweepChunkSize(id)
-				: BatchTemplate.DEFAULT_CHUNK_SIZE;
-		long bytes = (Strategies.windowBytes(id) > 0) ? Strategies.windowBytes(id)
-				: BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES;
-		long commands = (Strategies.windowBytes(id) > 0) ? Strategies.UNBOUNDED_COMMANDS
-				: id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS) ? Strategies.TWO_CHUNKS
-						: BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS;
-		long chunkBytes = (long) chunk * Workload.requestBytes(workload);
-		long chunks = Math.max(1, Math.min(bytes / chunkBytes, commands / chunk));
-		return Math.min(n, chunks * chunk);
-	}
-
 	private void window() {
 		Optional<SuitePlan.Group> group = this.plan.group("rtt");
 		if (group.isEmpty() || this.results.timings.stream().noneMatch((t) -> t.group().equals("rtt"))) {
@@ -582,17 +365,6 @@ final class Report {
 			this.md.append("\n\n");
 		}
 		this.md.append("![commands per second against round-trip time, by window](").append(WINDOW_SVG).append(")\n\n");
-	}
-
-	private static String windowLabel(String id) {
-		if (id.equals(Strategies.BATCH_TEMPLATE)) {
-			return "defaults (" + Strategies.size(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES) + ", "
-					+ count(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS) + " commands)";
-		}
-		if (id.equals(Strategies.BATCH_TEMPLATE_TWO_CHUNKS)) {
-			return "two chunks (before the window)";
-		}
-		return "window " + Strategies.size(Strategies.windowBytes(id));
 	}
 
 	private void sweep() {
@@ -650,21 +422,6 @@ final class Report {
 		}
 		this.md.append("\n![defaults sweep](").append(SWEEP_SVG).append(")\n");
 		this.md.append('\n');
-	}
-
-	private static void sweepAxes(List<SuiteResults.Timing> rows, List<Integer> chunkSizes, List<Long> windows) {
-		for (SuiteResults.Timing t : rows) {
-			int chunk = Strategies.sweepChunkSize(t.strategy());
-			long window = Strategies.windowBytes(t.strategy());
-			if (chunk > 0 && !chunkSizes.contains(chunk)) {
-				chunkSizes.add(chunk);
-			}
-			if (window > 0 && !windows.contains(window)) {
-				windows.add(window);
-			}
-		}
-		chunkSizes.sort(Integer::compare);
-		windows.sort(Long::compare);
 	}
 
 	private void memory() {
@@ -748,8 +505,10 @@ final class Report {
 		for (String workload : List.of("SET", "GET")) {
 			for (String network : List.of("rtt0", "rtt1")) {
 				int rtt = BenchmarkEnvironment.rttMillis(network);
-				Optional<SuiteResults.Timing> theirs = springBatchTiming(Strategies.SPRING_BATCH_ITEMS, workload, rtt);
-				Optional<SuiteResults.Timing> ours = springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload, rtt);
+				Optional<SuiteResults.Timing> theirs = this.results.springBatchTiming(Strategies.SPRING_BATCH_ITEMS,
+						workload, rtt);
+				Optional<SuiteResults.Timing> ours = this.results.springBatchTiming(Strategies.REDIS_BATCH_ITEMS,
+						workload, rtt);
 				this.md.append("| ")
 					.append("SET".equals(workload) ? "writer" : "reader")
 					.append(ours.map((t) -> ", " + count(t.n()) + " items").orElse(""))
@@ -766,13 +525,6 @@ final class Report {
 			}
 		}
 		this.md.append('\n');
-	}
-
-	private Optional<SuiteResults.Timing> springBatchTiming(String strategy, String workload, int rttMillis) {
-		return this.results.timings.stream()
-			.filter((t) -> t.group().equals("spring-batch") && t.strategy().equals(strategy)
-					&& t.workload().equals(workload) && t.rttMillis() == rttMillis)
-			.findFirst();
 	}
 
 	private void strategies() {
@@ -826,178 +578,6 @@ final class Report {
 		this.md.append('\n');
 	}
 
-	// ---- CSV
-
-	String csv() {
-		StringBuilder csv = new StringBuilder();
-		csv.append("kind,group,strategy,workload,n,commands,network,rtt_ms,ms_per_batch,ms_error,samples,"
-				+ "commands_per_s,status,xmx_mb,peak_heap_mb,peak_live_mb,peak_omem_mb,"
-				+ "new_connections_per_1000_batches,note\n");
-		for (SuiteResults.Timing t : this.results.timings) {
-			csv.append(String.join(",", "jmh", t.group(), t.strategy(), t.workload(), String.valueOf(t.n()),
-					String.valueOf(t.commands()), t.network(), String.valueOf(t.rttMillis()), plain(t.msPerBatch()),
-					plain(t.msError()), String.valueOf(t.samples()), plain(t.commandsPerSecond()), "OK", "", "", "", "",
-					"", ""))
-				.append('\n');
-		}
-		for (RedisBenchmarkTool.Result r : this.results.physical) {
-			csv.append(String.join(",", "redis-benchmark", "physical", "redis-benchmark", r.test(), "", "", "direct",
-					"0", "", "", "", plain(r.requestsPerSecond()), "OK", "", "", "", "", "", quote(r.command())))
-				.append('\n');
-		}
-		for (SuiteResults.Memory m : this.results.memory) {
-			csv.append(String.join(",", "memory", "memory", m.strategy(), "SET", String.valueOf(m.commands()),
-					String.valueOf(m.recorded()), "direct", "0", plain(m.elapsedMillis()), "", "", "", m.status(),
-					String.valueOf(m.heapMb()), plain(m.peakHeapMb()), plain(m.peakLiveMb()), plain(m.peakOmemMb()), "",
-					quote(m.note())))
-				.append('\n');
-		}
-		for (SuiteResults.Connections c : this.results.connections) {
-			csv.append(String.join(",", "connections", "connections", c.strategy(), "SET",
-					String.valueOf(c.batchSize()), String.valueOf(c.batchSize()), "direct", "0", "", "",
-					String.valueOf(c.batches()), "", c.status(), "", "", "", "",
-					"OK".equals(c.status()) ? plain(per1000(c)) : "", quote(c.note())))
-				.append('\n');
-		}
-		for (SuiteResults.Missing m : this.results.missing) {
-			csv.append(String.join(",", "jmh", m.group(), quote(m.benchmark()), "", "", "", "", "", "", "", "", "",
-					"FAILED", "", "", "", "", "", quote(m.reason())))
-				.append('\n');
-		}
-		return csv.toString();
-	}
-
-	// ---- charts
-
-	String perStrategyChart() {
-		int n = this.plan.headlineSize();
-		List<String> categories = new ArrayList<>();
-		List<Double> set = new ArrayList<>();
-		List<Double> get = new ArrayList<>();
-		for (Strategies.Descriptor d : Strategies.all()) {
-			categories.add(d.label());
-			set.add(timing(d.id(), "SET", n, "direct").map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
-			get.add(timing(d.id(), "GET", n, "direct").map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
-		}
-		if (!this.results.physical.isEmpty()) {
-			categories.add("redis-benchmark -P 1000 -c 1 (SET EX / GET)");
-			set.add(this.results.physical("SET EX 3600")
-				.map(RedisBenchmarkTool.Result::requestsPerSecond)
-				.orElse(Double.NaN));
-			get.add(this.results.physical("GET").map(RedisBenchmarkTool.Result::requestsPerSecond).orElse(Double.NaN));
-		}
-		return Charts.bars(
-				"Commands per second, batches of " + count(n) + " on loopback (" + this.results.profile + " profile, "
-						+ this.results.environment.getOrDefault("date", "") + ")",
-				"commands per second", categories,
-				List.of(new Charts.Series("SET with TTL", set), new Charts.Series("GET", get)));
-	}
-
-	String rttChart() {
-		Optional<SuitePlan.Group> group = this.plan.group("rtt");
-		List<String> panels = new ArrayList<>();
-		if (group.isPresent()) {
-			List<String> colors = new ArrayList<>();
-			for (String workload : group.get().workloads()) {
-				for (int n : group.get().sizes()) {
-					rttStrategies(group.get(), workload, n, false).stream()
-						.filter((id) -> !colors.contains(id))
-						.forEach(colors::add);
-				}
-			}
-			for (String workload : group.get().workloads()) {
-				for (int n : group.get().sizes()) {
-					panels.add(rttPanel(workload + ", batches of " + count(n), group.get().networks(), workload, n,
-							rttStrategies(group.get(), workload, n, false), List.of(), colors, false));
-				}
-			}
-		}
-		if (panels.isEmpty()) {
-			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
-		}
-		return Charts.panels("Commands per second against the added round trip (log scale)", panels);
-	}
-
-	String windowChart() {
-		Optional<SuitePlan.Group> group = this.plan.group("rtt");
-		int n = this.plan.headlineSize();
-		List<String> panels = new ArrayList<>();
-		if (group.isPresent()) {
-			List<String> colors = new ArrayList<>();
-			for (String workload : group.get().workloads()) {
-				rttStrategies(group.get(), workload, n, true).stream()
-					.filter((id) -> !colors.contains(id))
-					.forEach(colors::add);
-			}
-			colors.add(Strategies.JEDIS);
-			for (String workload : group.get().workloads()) {
-				panels.add(rttPanel("BatchTemplate " + workload + ", batches of " + count(n) + ", by window",
-						group.get().networks(), workload, n, rttStrategies(group.get(), workload, n, true),
-						List.of(Strategies.JEDIS), colors, true));
-			}
-		}
-		if (panels.isEmpty()) {
-			panels.add(rttPanel("not measured", List.of("direct"), "SET", 0, List.of(), List.of(), List.of(), false));
-		}
-		return Charts.panels("The in-flight window at a distance (log scale)", panels);
-	}
-
-	/**
-	 * One panel of commands/s against the round trip.
-	 * @param colors the ids in colour order, so that a strategy has the same colour in
-	 * every panel
-	 * @param byWindow whether to name the lines by their window
-	 */
-	private String rttPanel(String title, List<String> networks, String workload, int n, List<String> ids,
-			List<String> references, List<String> colors, boolean byWindow) {
-		List<Charts.Series> series = new ArrayList<>();
-		for (String id : ids) {
-			series.add(new Charts.Series(byWindow ? windowLabel(id) : label(id), rates(id, workload, n, networks),
-					false, colors.indexOf(id)));
-		}
-		for (String id : references) {
-			series.add(new Charts.Series(label(id), rates(id, workload, n, networks), true, colors.indexOf(id)));
-		}
-		return Charts.lines(title, "added round trip (ms; 0 = loopback, no proxy)", "commands per second (log)",
-				networks.stream().map((network) -> String.valueOf(BenchmarkEnvironment.rttMillis(network))).toList(),
-				series, true);
-	}
-
-	private List<Double> rates(String id, String workload, int n, List<String> networks) {
-		List<Double> values = new ArrayList<>();
-		for (String network : networks) {
-			values.add(timing(id, workload, n, network).map(SuiteResults.Timing::commandsPerSecond).orElse(Double.NaN));
-		}
-		return values;
-	}
-
-	String sweepChart() {
-		List<SuiteResults.Timing> rows = select((t) -> t.group().equals("sweep"));
-		List<Integer> chunkSizes = new ArrayList<>();
-		List<Long> windows = new ArrayList<>();
-		sweepAxes(rows, chunkSizes, windows);
-		List<Charts.Series> series = new ArrayList<>();
-		for (long w : windows) {
-			List<Double> values = new ArrayList<>();
-			for (int c : chunkSizes) {
-				values.add(rows.stream()
-					.filter((r) -> r.strategy().equals(Strategies.sweepId(c, w)))
-					.findFirst()
-					.map(SuiteResults.Timing::commandsPerSecond)
-					.orElse(Double.NaN));
-			}
-			series.add(new Charts.Series("BatchTemplate, window " + Strategies.size(w), values));
-		}
-		int n = rows.isEmpty() ? 0 : rows.get(0).n();
-		for (String reference : List.of(Strategies.LETTUCE, Strategies.JEDIS)) {
-			timing(reference, "SET", n, "direct").ifPresent((t) -> series.add(new Charts.Series(label(reference),
-					chunkSizes.stream().map((c) -> t.commandsPerSecond()).toList(), true)));
-		}
-		return Charts.lines("BatchTemplate.setAll of " + count(n) + " keys with TTL: chunk size and byte window",
-				"chunk size (commands)", "commands per second", chunkSizes.stream().map(String::valueOf).toList(),
-				series, false);
-	}
-
 	// ---- helpers
 
 	private Optional<SuiteResults.Timing> timing(String strategy, String workload, int n, String network) {
@@ -1008,77 +588,8 @@ final class Report {
 		return this.results.timings.stream().filter(filter).toList();
 	}
 
-	private static String label(String id) {
-		return Strategies.describe(id).label();
-	}
-
 	private void row(String key, String value) {
 		this.md.append("| ").append(key).append(" | ").append(value).append(" |\n");
-	}
-
-	private static double per1000(SuiteResults.Connections c) {
-		return c.newConnections() * 1000.0 / c.batches();
-	}
-
-	private static String msCell(Optional<SuiteResults.Timing> t) {
-		return t.map((r) -> ms(r.msPerBatch()) + " ± " + ms(r.msError())).orElse("—");
-	}
-
-	private static String rateCell(Optional<SuiteResults.Timing> t) {
-		return t.map((r) -> format(r.commandsPerSecond())).orElse("—");
-	}
-
-	private static String ms(double value) {
-		if (Double.isNaN(value)) {
-			return "n/a";
-		}
-		return String.format(Locale.ROOT, (value >= 100) ? "%.0f" : (value >= 10) ? "%.1f" : "%.2f", value);
-	}
-
-	private static String seconds(long millis) {
-		return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
-	}
-
-	private static String rttLabel(String network) {
-		int rtt = BenchmarkEnvironment.rttMillis(network);
-		return "direct".equals(network) ? "RTT 0 ms (loopback)" : "RTT " + rtt + " ms";
-	}
-
-	private static List<Integer> sizesOf(SuitePlan.Group group, String strategy, String workload) {
-		return group.cells()
-			.stream()
-			.filter((cell) -> cell.strategy().equals(strategy) && cell.workload().equals(workload))
-			.map(SuitePlan.Cell::n)
-			.distinct()
-			.toList();
-	}
-
-	private static String mb(double value) {
-		return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.0f", value);
-	}
-
-	private static String format(double value) {
-		return String.format(Locale.ROOT, "%,.0f", value);
-	}
-
-	private static String count(long value) {
-		return String.format(Locale.ROOT, "%,d", value);
-	}
-
-	private static String ratio(double value) {
-		return String.format(Locale.ROOT, "%.2f×", value);
-	}
-
-	private static String verdict(boolean met) {
-		return met ? "met" : "**missed**";
-	}
-
-	private static String plain(double value) {
-		return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.3f", value);
-	}
-
-	private static String quote(String text) {
-		return "\"" + text.replace("\"", "\"\"") + "\"";
 	}
 
 }

@@ -42,6 +42,16 @@ final class SuiteResults {
 
 	Duration duration = Duration.ZERO;
 
+	/**
+	 * A timing of the spring-batch group.
+	 */
+	Optional<Timing> springBatchTiming(String strategy, String workload, int rttMillis) {
+		return this.timings.stream()
+			.filter((t) -> t.group().equals("spring-batch") && t.strategy().equals(strategy)
+					&& t.workload().equals(workload) && t.rttMillis() == rttMillis)
+			.findFirst();
+	}
+
 	Optional<Timing> timing(String strategy, String workload, int n, String network) {
 		return this.timings.stream()
 			.filter((t) -> t.strategy().equals(strategy) && t.workload().equals(workload) && t.n() == n

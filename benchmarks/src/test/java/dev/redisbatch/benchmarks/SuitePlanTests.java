@@ -96,8 +96,8 @@ class SuitePlanTests {
 		String clients = "id=3 addr=127.0.0.1:5 name= omem=0 tot-mem=100 cmd=client|list\n"
 				+ "id=7 addr=127.0.0.1:6 name=redis-batch omem=1048576 cmd=set\n"
 				+ "id=8 addr=127.0.0.1:7 name= omem=20 cmd=set\n";
-		assertThat(Main.omemOfOthers(clients, 3)).isEqualTo(1048596);
-		assertThat(Main.omemOfOthers(clients, 7)).isEqualTo(20);
+		assertThat(ProbeRuns.omemOfOthers(clients, 3)).isEqualTo(1048596);
+		assertThat(ProbeRuns.omemOfOthers(clients, 7)).isEqualTo(20);
 	}
 
 }
