@@ -283,10 +283,51 @@ public final class BatchOptions {
 		return new BatchOptions(merged);
 	}
 
-	boolean isComplete() {
-		return this.chunkSize != null && this.timeout != null && this.transactional != null && this.name != null
-				&& this.maxChunkBytes != null && this.maxInFlightBytes != null && this.maxInFlightCommands != null
-				&& this.maxCommandsPerSecond != null && this.maxBytesPerSecond != null;
+	/**
+	 * Resolve these options against a template's defaults, in one call: every value these
+	 * options leave unset comes from the defaults, the whole is checked, and the result
+	 * is the settings one batch runs with. Callers never look at the fields one by one:
+	 * an option is added here and in {@link RunSettings} only.
+	 * @param defaults options with every value set (a template's defaults)
+	 * @return the settings of one batch, every value set and valid
+	 * @throws IllegalStateException when the defaults leave a value unset
+	 */
+	RunSettings resolve(BatchOptions defaults) {
+		return withDefaults(defaults).toSettings();
+	}
+
+	/**
+	 * Check that every value is set, as a template's defaults must be.
+	 * @return these options
+	 * @throws IllegalStateException naming the first value that is unset
+	 */
+	BatchOptions requireComplete() {
+		toSettings();
+		return this;
+	}
+
+	/**
+	 * The settings of these complete options. Each value was checked by its builder
+	 * setter when it was set; what is left to check is that none is missing.
+	 */
+	@SuppressWarnings("deprecation")
+	private RunSettings toSettings() {
+		return new RunSettings(this, require(this.name, "name"), require(this.chunkSize, "chunkSize"),
+				(this.parallelism != null) ? this.parallelism : Integer.MAX_VALUE,
+				require(this.maxInFlightBytes, "maxInFlightBytes"),
+				require(this.maxInFlightCommands, "maxInFlightCommands"), require(this.timeout, "timeout"),
+				require(this.transactional, "transactional"), require(this.maxChunkBytes, "maxChunkBytes"),
+				require(this.retryAttempts, "retryAttempts"), require(this.retryBackoff, "retryBackoff"),
+				require(this.maxCommandsPerSecond, "maxCommandsPerSecond"),
+				require(this.maxBytesPerSecond, "maxBytesPerSecond"));
+	}
+
+	private static <T> T require(@Nullable T value, String what) {
+		if (value == null) {
+			throw new IllegalStateException("The default options leave " + what + " unset: a template's defaults "
+					+ "must set every value (start from the template's getDefaultOptions())");
+		}
+		return value;
 	}
 
 	private static <T> @Nullable T pick(@Nullable T value, @Nullable T fallback) {

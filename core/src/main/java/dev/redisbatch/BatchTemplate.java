@@ -120,6 +120,11 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 
 	private final BatchOptions defaults;
 
+	/**
+	 * The settings of a batch that sets no option of its own: most batches.
+	 */
+	private final RunSettings defaultSettings;
+
 	private BatchObservations observations = BatchObservations.NONE;
 
 	private volatile @Nullable Executor asyncExecutor;
@@ -149,8 +154,8 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		RedisSerializer<?> hashValue = (builder.hashValueSerializer != null) ? builder.hashValueSerializer
 				: builder.valueSerializer;
 		this.serializers = new BatchSerializers<>(builder.keySerializer, builder.valueSerializer, hashKey, hashValue);
-		this.defaults = builder.defaults.withDefaults(BUILT_IN);
-		validate(this.defaults);
+		this.defaults = builder.defaults.withDefaults(BUILT_IN).requireComplete();
+		this.defaultSettings = BatchOptions.defaults().resolve(this.defaults);
 	}
 
 	/**
@@ -228,15 +233,14 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		if (bound != null) {
 			return bound.join(this.serializers, callback);
 		}
-		BatchOptions resolved = resolve(options);
-		return run(resolved, callback);
+		return run(resolve(options), callback);
 	}
 
 	/**
 	 * Run a batch on this thread, not bound to any other.
 	 */
-	private BatchResults run(BatchOptions resolved, BatchCallback<K, V> callback) {
-		BatchRun pipeline = new BatchRun(this.pool, RunSettings.of(resolved), this.observations);
+	private BatchResults run(RunSettings settings, BatchCallback<K, V> callback) {
+		BatchRun pipeline = new BatchRun(this.pool, settings, this.observations);
 		DefaultBatch<K, V> batch = new DefaultBatch<>(this.serializers, pipeline);
 		try {
 			callback.doInBatch(batch);
@@ -286,7 +290,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public CompletableFuture<BatchResults> executeAsync(BatchOptions options, BatchCallback<K, V> callback) {
 		Assert.notNull(options, "options must not be null");
 		Assert.notNull(callback, "callback must not be null");
-		BatchOptions resolved = resolve(options);
+		RunSettings resolved = resolve(options);
 		CompletableFuture<BatchResults> future = new CompletableFuture<>();
 		Runnable batch = () -> {
 			try {
@@ -353,8 +357,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		Assert.notNull(capture, "capture must not be null");
 		Assert.state(BoundBatch.current(this.pool) == null,
 				"A batch is already bound to this thread: join it instead of binding another");
-		BatchOptions resolved = resolve(options);
-		return new BoundBatch(this.pool, resolved, this.observations, capture);
+		return new BoundBatch(this.pool, resolve(options), this.observations, capture);
 	}
 
 	/**
@@ -424,8 +427,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 */
 	public KeyScanner<K> scanKeys(ScanOptions options, @Nullable ScanCursor from) {
 		Assert.notNull(options, "options must not be null");
-		return new MasterKeyScanner<>(this.pool, this.serializers.key(), options, require(this.defaults.timeout()),
-				from);
+		return new MasterKeyScanner<>(this.pool, this.serializers.key(), options, this.defaultSettings.timeout(), from);
 	}
 
 	@Override
@@ -448,10 +450,10 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	 * The settings of a bulk operation: not transactional.
 	 */
 	RunSettings bulkSettings(BatchOptions options) {
-		BatchOptions resolved = resolve(options);
-		Assert.isTrue(!require(resolved.transactional()),
+		RunSettings settings = resolve(options);
+		Assert.isTrue(!settings.transactional(),
 				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
-		return RunSettings.of(resolved);
+		return settings;
 	}
 
 	/**
@@ -462,28 +464,11 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	}
 
 	/**
-	 * The options with the template's defaults for what they leave unset, checked.
+	 * The settings of a batch with these options, the template's defaults filling what
+	 * they leave unset.
 	 */
-	private BatchOptions resolve(BatchOptions options) {
-		BatchOptions resolved = options.withDefaults(this.defaults);
-		validate(resolved);
-		return resolved;
-	}
-
-	private void validate(BatchOptions options) {
-		BatchOptions.validateChunkSize(require(options.chunkSize()), "chunkSize");
-		BatchOptions.validateMaxInFlightBytes(require(options.maxInFlightBytes()), "maxInFlightBytes");
-		BatchOptions.validateMaxInFlightCommands(require(options.maxInFlightCommands()), "maxInFlightCommands");
-		BatchOptions.validateTimeout(require(options.timeout()), "timeout");
-		BatchOptions.validateName(require(options.name()), "name");
-		BatchOptions.validateMaxChunkBytes(require(options.maxChunkBytes()), "maxChunkBytes");
-		BatchOptions.validateRateCap(require(options.maxCommandsPerSecond()), "maxCommandsPerSecond");
-		BatchOptions.validateRateCap(require(options.maxBytesPerSecond()), "maxBytesPerSecond");
-	}
-
-	private static <T> T require(@Nullable T value) {
-		Assert.state(value != null, "options were not resolved");
-		return value;
+	private RunSettings resolve(BatchOptions options) {
+		return (options == BatchOptions.defaults()) ? this.defaultSettings : options.resolve(this.defaults);
 	}
 
 	/**

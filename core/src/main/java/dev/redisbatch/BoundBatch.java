@@ -49,7 +49,7 @@ public final class BoundBatch implements AutoCloseable {
 
 	private final BatchConnectionPool pool;
 
-	private final BatchOptions options;
+	private final RunSettings settings;
 
 	private final BatchRun run;
 
@@ -63,13 +63,12 @@ public final class BoundBatch implements AutoCloseable {
 
 	private boolean ended;
 
-	BoundBatch(BatchConnectionPool pool, BatchOptions options, BatchObservations observations,
+	BoundBatch(BatchConnectionPool pool, RunSettings settings, BatchObservations observations,
 			Collection<? extends RedisConnectionFactory> capture) {
 		this.pool = pool;
-		this.options = options;
+		this.settings = settings;
 		// Commands from RedisTemplate code cannot be recorded again, so bound batches
 		// never retry.
-		RunSettings settings = RunSettings.of(options);
 		this.run = new BatchRun(pool, settings.withoutRetry(), observations);
 		this.recorder = new CommandRecorder(pool.clientResources(), this.run);
 		this.connection = new RecordingRedisConnection(this.run, this.recorder, settings.timeout().toMillis());
@@ -99,7 +98,7 @@ public final class BoundBatch implements AutoCloseable {
 	 * @return the options
 	 */
 	public BatchOptions options() {
-		return this.options;
+		return this.settings.options();
 	}
 
 	/**

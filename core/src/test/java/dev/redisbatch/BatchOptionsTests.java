@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * {@link BatchOptions}: what the builder accepts and refuses, and how per-call options
@@ -281,6 +282,49 @@ class BatchOptionsTests {
 
 		assertThat(call.retryAttempts()).isEqualTo(2);
 		assertThat(call.retryBackoff()).isEqualTo(Duration.ofMillis(300));
+	}
+
+	@Test
+	void resolvesIntoTheSettingsOfOneBatchInOneCall() {
+		BatchOptions complete = TEMPLATE_DEFAULTS.mutate().maxInFlightBytes(4096).maxInFlightCommands(500).build();
+
+		RunSettings settings = BatchOptions.builder().chunkSize(7).name("orders").build().resolve(complete);
+
+		assertThat(settings.chunkSize()).isEqualTo(7);
+		assertThat(settings.name()).isEqualTo("orders");
+		assertThat(settings.timeout()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(settings.maxInFlightBytes()).isEqualTo(4096);
+		assertThat(settings.maxInFlightCommands()).isEqualTo(500);
+		assertThat(settings.maxChunksInFlight()).isEqualTo(2);
+		assertThat(settings.retryAttempts()).isEqualTo(3);
+		assertThat(settings.options()).isEqualTo(complete.mutate().chunkSize(7).name("orders").build());
+	}
+
+	@Test
+	void putsNoLimitOnChunksInFlightWhenNoParallelismIsSet() {
+		BatchOptions complete = EVERYTHING_SET.mutate().maxInFlightBytes(4096).maxInFlightCommands(500).build();
+		BatchOptions withoutParallelism = BatchOptions.builder()
+			.chunkSize(complete.chunkSize())
+			.timeout(complete.timeout())
+			.transactional(false)
+			.name("x")
+			.maxChunkBytes(complete.maxChunkBytes())
+			.maxInFlightBytes(4096)
+			.maxInFlightCommands(500)
+			.retry(0, Duration.ZERO)
+			.maxCommandsPerSecond(0)
+			.maxBytesPerSecond(0)
+			.build();
+
+		assertThat(BatchOptions.defaults().resolve(withoutParallelism).maxChunksInFlight())
+			.isEqualTo(Integer.MAX_VALUE);
+	}
+
+	@Test
+	void refusesToResolveAgainstDefaultsThatLeaveAValueUnset() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> BatchOptions.builder().chunkSize(7).build().resolve(TEMPLATE_DEFAULTS))
+			.withMessageContaining("maxInFlightBytes");
 	}
 
 	@Test
