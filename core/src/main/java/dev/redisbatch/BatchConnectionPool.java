@@ -521,6 +521,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 * @return the pool
 		 */
 		public BatchConnectionPool build() {
+			LettuceRequirement.check();
 			Assert.isTrue(this.maxIdle == null || this.maxIdle <= this.maxActive,
 					() -> "maxIdle (" + this.maxIdle + ") must not exceed maxActive (" + this.maxActive + ")");
 			Assert.isTrue(this.minIdle <= effectiveMaxIdle(), () -> "minIdle (" + this.minIdle

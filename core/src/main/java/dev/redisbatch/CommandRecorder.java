@@ -97,6 +97,15 @@ final class CommandRecorder implements RedisChannelWriter, PushHandler {
 		return CompletableFuture.completedFuture(null);
 	}
 
+	/**
+	 * Nothing to reset: no socket, no queue. Lettuce 6.8 declares this method on
+	 * {@link RedisChannelWriter} (deprecated) and Lettuce 7 no longer does, hence no
+	 * {@code @Override}.
+	 */
+	public void reset() {
+		// the recorded commands belong to the batch run
+	}
+
 	@Override
 	public void setConnectionFacade(ConnectionFacade connection) {
 		// no connection events: no socket

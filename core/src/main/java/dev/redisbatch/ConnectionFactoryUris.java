@@ -7,6 +7,7 @@ import java.util.List;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -155,13 +156,10 @@ final class ConnectionFactoryUris {
 		}
 		RedisPassword password = configuration.getPassword();
 		if (password.isPresent()) {
+			// a static provider rather than setAuthentication, which Lettuce 6.8 lacks
 			String username = configuration.getUsername();
-			if (StringUtils.hasText(username)) {
-				uri.setAuthentication(username, password.get());
-			}
-			else {
-				uri.setAuthentication(password.get());
-			}
+			uri.setCredentialsProvider(
+					new StaticCredentialsProvider(StringUtils.hasText(username) ? username : null, password.get()));
 		}
 	}
 

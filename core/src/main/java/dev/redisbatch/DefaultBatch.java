@@ -79,7 +79,11 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private static final byte[] NX = CommandKeyword.NX.getBytes();
 
-	private static final byte[] PX = CommandKeyword.PX.getBytes();
+	/**
+	 * {@code PX}, spelled here: Lettuce 6.8 (Spring Boot 4.0's) has no
+	 * {@code CommandKeyword.PX}.
+	 */
+	private static final byte[] PX = "PX".getBytes(StandardCharsets.US_ASCII);
 
 	private final BatchSerializers<K, V> serializers;
 

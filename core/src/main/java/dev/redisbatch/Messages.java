@@ -177,6 +177,12 @@ final class Messages {
 				+ "run it outside the @RedisBatch method";
 	}
 
+	static String lettuceTooOld(String oldest, String found) {
+		return "redis-batch needs Lettuce " + oldest + " or newer (Spring Boot 4.0.x manages 6.8, Spring Boot 4.1.x "
+				+ "manages 7.x), and this application has Lettuce " + found
+				+ ": remove the application's lettuce.version override, or set it to 6.8.2.RELEASE or newer";
+	}
+
 	// bulk operations
 
 	static String scanFailed(String address, Throwable failure) {

@@ -239,6 +239,10 @@ class LettuceInternalsContractTests {
 			return CompletableFuture.completedFuture(null);
 		}
 
+		// declared by Lettuce 6.8's RedisChannelWriter, no longer by Lettuce 7's
+		public void reset() {
+		}
+
 		@Override
 		public void setConnectionFacade(ConnectionFacade connection) {
 		}

@@ -119,19 +119,20 @@ class RespWriterTests {
 		for (int i = 0; i < value.length; i++) {
 			value[i] = (byte) (i * 7);
 		}
+		// LPOS key element COUNT n: a keyword that Lettuce 6.8 and 7 both have
 		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(ascii("key"))
 			.addValue(value)
-			.add(CommandKeyword.EX)
+			.add(CommandKeyword.COUNT)
 			.add(-1234567890123L);
-		Command<byte[], byte[], String> command = new Command<>(CommandType.SET,
+		Command<byte[], byte[], String> command = new Command<>(CommandType.LPOS,
 				new StatusOutput<>(ByteArrayCodec.INSTANCE), args);
 
 		byte[] ours = written((buffer) -> {
 			RespWriter.array(buffer, 5);
-			RespWriter.bulk(buffer, CommandType.SET);
+			RespWriter.bulk(buffer, CommandType.LPOS);
 			RespWriter.bulk(buffer, ascii("key"));
 			RespWriter.bulk(buffer, value);
-			RespWriter.bulk(buffer, CommandKeyword.EX);
+			RespWriter.bulk(buffer, CommandKeyword.COUNT);
 			RespWriter.bulk(buffer, -1234567890123L);
 		});
 

@@ -473,9 +473,10 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		 * Build the writer.
 		 * @return the writer
 		 * @throws IllegalStateException if state saving is off for a mapper that is not
-		 * idempotent
+		 * idempotent, or if Spring Batch is older than 6.0.6
 		 */
 		public RedisBatchItemWriter<K, V, T> build() {
+			SpringBatchRequirement.check();
 			Assert.state(this.saveState || this.mapper.isIdempotent(),
 					"saveState(false) needs an idempotent mapper: without saved state, a restarted step runs the "
 							+ "commands of the failed chunk again");
