@@ -282,9 +282,18 @@ final class ReplyPathReport {
 		return Math.round(SuiteResults.Interval.CONFIDENCE * 100) + "%";
 	}
 
+	/**
+	 * A time per batch in milliseconds with its interval, to three significant digits of
+	 * the mean.
+	 */
 	static String timeCell(Optional<SuiteResults.Timing> timing) {
-		return timing.map((t) -> intervalCell(t.detail().msPerBatch(), (t.msPerBatch() < 1) ? "%.4f" : "%.2f"))
+		return timing.map((t) -> intervalCell(t.detail().msPerBatch(), threeDigits(t.detail().msPerBatch().mean())))
 			.orElse("—");
+	}
+
+	private static String threeDigits(double value) {
+		return (value >= 100) ? "%.0f"
+				: (value >= 10) ? "%.1f" : (value >= 1) ? "%.2f" : (value >= 0.1) ? "%.3f" : "%.4f";
 	}
 
 	static String intervalCell(SuiteResults.Interval interval, String number) {
