@@ -57,7 +57,7 @@ final class CpuClock {
 	 * Read the CPU time of every live thread and of the process.
 	 * @return the reading
 	 */
-	Reading read() {
+	synchronized Reading read() {
 		long[] ids = this.threads.getAllThreadIds();
 		long[] cpu = this.threads.getThreadCpuTime(ids);
 		Map<Long, Long> byThread = new HashMap<>(ids.length * 2);
@@ -76,7 +76,7 @@ final class CpuClock {
 	 * @param end the later reading
 	 * @return the CPU time in nanoseconds
 	 */
-	Spent spent(Reading start, Reading end) {
+	synchronized Spent spent(Reading start, Reading end) {
 		long caller = 0;
 		long loop = 0;
 		for (Map.Entry<Long, Long> thread : end.byThread().entrySet()) {

@@ -3,6 +3,7 @@ package dev.redisbatch.benchmarks;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -32,6 +33,12 @@ import org.openjdk.jmh.results.ScalarResult;
  * The server is the suite's ({@link BenchmarkEnvironment#serverPort()}); on the cluster
  * network its CPU is not read. The latency proxy runs in the suite's main JVM, so its CPU
  * is in neither figure.
+ * <p>
+ * JMH runs a benchmark's trial teardown, which closes its clients and so ends their event
+ * loops, before it calls {@link #afterIteration} for the last iteration: the CPU time of
+ * threads that died would be lost from their role. So a benchmark marks the end of each
+ * iteration itself, from its iteration teardown ({@link #iterationEnded(String)}), which
+ * JMH runs first; without that mark the profiler reads at {@code afterIteration}.
  *
  * @since 0.1.0
  */
@@ -53,41 +60,67 @@ public final class CpuCostProfiler implements InternalProfiler {
 
 	static final String BATCHES = "batches/s";
 
-	private final CpuClock clock = new CpuClock();
+	/**
+	 * The clock of this JVM, shared by the profiler and the benchmarks' marks.
+	 */
+	private static final CpuClock CLOCK = new CpuClock();
 
-	private @Nullable ServerCpu server;
+	/**
+	 * The end of the current iteration, as its benchmark marked it.
+	 */
+	private static final AtomicReference<@Nullable Sample> ENDED = new AtomicReference<>();
 
-	private CpuClock.@Nullable Reading start;
+	/**
+	 * Whether a profiler runs in this JVM: without one, the marks cost nothing.
+	 */
+	private static volatile boolean active;
 
-	private double serverStart = Double.NaN;
+	private static @Nullable ServerCpu server;
 
-	private long wallStart;
+	private @Nullable Sample start;
+
+	/**
+	 * Created by JMH in the benchmark's JVM.
+	 */
+	public CpuCostProfiler() {
+		active = true;
+	}
 
 	@Override
 	public String getDescription() {
 		return "CPU time per command of the client (calling threads, event loops, the rest) and of the Redis server";
 	}
 
+	/**
+	 * Mark the end of an iteration, from the benchmark's iteration teardown (before JMH's
+	 * trial teardown closes the clients). Does nothing unless the profiler runs.
+	 * @param network the benchmark's network
+	 */
+	static void iterationEnded(String network) {
+		if (active) {
+			ENDED.set(sample(network));
+		}
+	}
+
 	@Override
 	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-		this.serverStart = serverSeconds(benchmarkParams);
-		this.wallStart = System.nanoTime();
-		this.start = this.clock.read();
+		ENDED.set(null);
+		this.start = sample(benchmarkParams.getParam("network"));
 	}
 
 	@Override
 	public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
 			IterationResult result) {
-		CpuClock.Reading end = this.clock.read();
-		long wall = System.nanoTime() - this.wallStart;
-		double serverEnd = serverSeconds(benchmarkParams);
+		Sample marked = ENDED.getAndSet(null);
+		Sample end = (marked != null) ? marked : sample(benchmarkParams.getParam("network"));
+		Sample begin = this.start;
 		long operations = result.getMetadata().getAllOps();
-		CpuClock.Reading begin = this.start;
-		if (begin == null || operations <= 0 || wall <= 0) {
+		if (begin == null || operations <= 0 || end.wall() <= begin.wall()) {
 			return List.of();
 		}
+		long wall = end.wall() - begin.wall();
 		double commands = (double) operations * commandsPerOperation(benchmarkParams);
-		CpuClock.Spent spent = this.clock.spent(begin, end);
+		CpuClock.Spent spent = CLOCK.spent(begin.cpu(), end.cpu());
 		List<Result> results = new ArrayList<>();
 		results.add(result(CALLER, spent.caller() / commands, "ns/cmd"));
 		results.add(result(LOOP, spent.loop() / commands, "ns/cmd"));
@@ -95,8 +128,8 @@ public final class CpuCostProfiler implements InternalProfiler {
 		results.add(result(CLIENT, spent.process() / commands, "ns/cmd"));
 		results.add(result(CLIENT_SHARE, 100.0 * spent.process() / wall, "%"));
 		results.add(result(BATCHES, operations * 1e9 / wall, "ops/s"));
-		if (!Double.isNaN(this.serverStart) && !Double.isNaN(serverEnd)) {
-			double serverNanos = (serverEnd - this.serverStart) * 1e9;
+		if (!Double.isNaN(begin.serverSeconds()) && !Double.isNaN(end.serverSeconds())) {
+			double serverNanos = (end.serverSeconds() - begin.serverSeconds()) * 1e9;
 			results.add(result(SERVER, serverNanos / commands, "ns/cmd"));
 			results.add(result(SERVER_SHARE, 100.0 * serverNanos / wall, "%"));
 		}
@@ -107,14 +140,20 @@ public final class CpuCostProfiler implements InternalProfiler {
 		return new ScalarResult(label, value, unit, AggregationPolicy.AVG);
 	}
 
-	private double serverSeconds(BenchmarkParams params) {
-		if (BenchmarkEnvironment.CLUSTER_NETWORK.equals(params.getParam("network"))) {
+	private static Sample sample(@Nullable String network) {
+		double serverSeconds = serverSeconds(network);
+		long wall = System.nanoTime();
+		return new Sample(wall, CLOCK.read(), serverSeconds);
+	}
+
+	private static synchronized double serverSeconds(@Nullable String network) {
+		if (BenchmarkEnvironment.CLUSTER_NETWORK.equals(network)) {
 			return Double.NaN;
 		}
-		if (this.server == null) {
-			this.server = new ServerCpu(BenchmarkEnvironment.serverPort());
+		if (server == null) {
+			server = new ServerCpu(BenchmarkEnvironment.serverPort());
 		}
-		return this.server.seconds();
+		return server.seconds();
 	}
 
 	/**
@@ -130,6 +169,17 @@ public final class CpuCostProfiler implements InternalProfiler {
 		int rtt = (network != null) ? BenchmarkEnvironment.rttMillis(network) : 0;
 		String strategy = params.getParam("strategy");
 		return (strategy != null) ? Strategies.commands(strategy, Integer.parseInt(n), rtt) : Integer.parseInt(n);
+	}
+
+	/**
+	 * The clocks at one moment.
+	 *
+	 * @param wall {@link System#nanoTime()}
+	 * @param cpu the client's CPU time
+	 * @param serverSeconds the server's CPU time, NaN when not read
+	 */
+	private record Sample(long wall, CpuClock.Reading cpu, double serverSeconds) {
+
 	}
 
 }
