@@ -309,8 +309,12 @@ final class ReplyPathReport {
 		if (Double.isNaN(ratio.lower())) {
 			return ratio(ratio.mean());
 		}
-		return ratio(ratio.mean()) + " [" + String.format(Locale.ROOT, "%.2f", ratio.lower()) + "–"
-				+ String.format(Locale.ROOT, "%.2f", ratio.upper()) + "]";
+		return ratio(ratio.mean()) + " [" + bound(ratio.lower()) + "–" + bound(ratio.upper()) + "]";
+	}
+
+	private static String bound(double ratio) {
+		// a bound divided by a lower bound of 0 has no upper end
+		return Double.isInfinite(ratio) ? "∞" : String.format(Locale.ROOT, "%.2f", ratio);
 	}
 
 	static String nanos(double value) {
@@ -318,7 +322,8 @@ final class ReplyPathReport {
 	}
 
 	static String micros(double millis) {
-		return Double.isNaN(millis) ? "n/a" : String.format(Locale.ROOT, "%,.1f", millis * 1000);
+		double micros = millis * 1000;
+		return Double.isNaN(millis) ? "n/a" : String.format(Locale.ROOT, (micros >= 100) ? "%,.0f" : "%.1f", micros);
 	}
 
 	static String percent(double value) {

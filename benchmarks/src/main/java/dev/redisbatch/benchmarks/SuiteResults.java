@@ -123,8 +123,9 @@ final class SuiteResults {
 	}
 
 	/**
-	 * A mean with its confidence interval ({@link #CONFIDENCE}), from independent
-	 * samples.
+	 * A mean with its confidence interval ({@link #CONFIDENCE}), from independent samples
+	 * of a quantity that cannot be negative (a time, a rate): the lower bound is at least
+	 * 0.
 	 *
 	 * @param mean the mean
 	 * @param lower the lower bound (NaN with fewer than 3 samples)
@@ -158,7 +159,7 @@ final class SuiteResults {
 			org.openjdk.jmh.util.ListStatistics statistics = new org.openjdk.jmh.util.ListStatistics();
 			samples.forEach(statistics::addValue);
 			double[] bounds = statistics.getConfidenceIntervalAt(CONFIDENCE);
-			return new Interval(statistics.getMean(), bounds[0], bounds[1], statistics.getN());
+			return new Interval(statistics.getMean(), Math.max(0, bounds[0]), bounds[1], statistics.getN());
 		}
 
 		double halfWidth() {

@@ -151,7 +151,7 @@ class ReportTests {
 			.contains("| GET 10,000, RTT 1 ms | 1,000 | 30 | 970 | **1,000** | 1,500 | 0 | 500 | **2,000** | 0.50× "
 					+ "| met | 3% | met |")
 			.contains("| SET 100, RTT 0 ms (loopback) | 800 | 900 | 60% | 70% |")
-			.contains("| SET 100, RTT 0 ms (loopback) | 50.0 | 150.0 | 60.0 | 180.0 | 1.20× | 1.20× |")
+			.contains("| SET 100, RTT 0 ms (loopback) | 50.0 | 150 | 60.0 | 180 | 1.20× | 1.20× |")
 			.contains("| BatchTemplate, pool of 32, getAll | 5,000 [4,800–5,200] | 500,000 | 5.00 | 12.0 |")
 			.contains("| throughput ≥ the Jedis pool's | 1.11× [1.04–1.18] | met |")
 			.contains("| p99 ≤ the Jedis pool's p99 | 12.0 ms against 15.0 ms | met |")
@@ -182,6 +182,22 @@ class ReportTests {
 					+ "0.95,0.090,0.110,3,0.095;0.100;0.105,1,0.050,0.150,9000.000,3000.000,1000.000,1000.000,"
 					+ "5000.000,800.000,60.000,100.000,300.000\n")
 			.contains("jmh,concurrent,batchTemplatePool32,GET,100,100,direct,0,");
+	}
+
+	@Test
+	void anIntervalStartsAtZeroAndARatioOverZeroHasNoUpperEnd() {
+		SuiteResults.Interval wide = SuiteResults.Interval.of(List.of(1.0, 9.0, 2.0));
+		assertThat(wide.mean()).isEqualTo(4.0);
+		assertThat(wide.lower()).isZero();
+		assertThat(wide.upper()).isGreaterThan(9.0);
+		SuiteResults.Interval narrow = SuiteResults.Interval.of(List.of(4.0, 4.2, 3.8));
+		assertThat(narrow.lower()).isGreaterThan(3.0).isLessThan(4.0);
+		SuiteResults.Interval ratio = ReplyPathCells.ratioOfTimes(wide, narrow);
+		assertThat(ratio.lower()).isEqualTo(narrow.lower() / wide.upper());
+		assertThat(ratio.upper()).isInfinite();
+		assertThat(ReplyPathReport.ratioCell(ratio))
+			.isEqualTo("1.00× [" + String.format(java.util.Locale.ROOT, "%.2f", ratio.lower()) + "–∞]");
+		assertThat(SuiteResults.Interval.of(List.of(1.0, 2.0)).lower()).isNaN();
 	}
 
 	private static SuiteResults.Interval time(double mean, double lower, double upper) {
