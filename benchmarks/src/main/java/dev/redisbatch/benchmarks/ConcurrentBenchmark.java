@@ -138,6 +138,8 @@ public class ConcurrentBenchmark {
 
 	/**
 	 * The keys of one thread.
+	 *
+	 * @since 0.1.0
 	 */
 	@State(Scope.Thread)
 	public static class Keys {

@@ -238,6 +238,9 @@ public final class Main {
 		for (Strategies.Descriptor descriptor : Strategies.springBatch()) {
 			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
 		}
+		for (ConcurrentReaders.Descriptor descriptor : ConcurrentReaders.all()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
 	}
 
 	private static String cpuModel() {
