@@ -77,6 +77,8 @@ public final class CpuCostProfiler implements InternalProfiler {
 
 	private static @Nullable ServerCpu server;
 
+	private static int serverPort;
+
 	private @Nullable Sample start;
 
 	/**
@@ -150,8 +152,13 @@ public final class CpuCostProfiler implements InternalProfiler {
 		if (BenchmarkEnvironment.CLUSTER_NETWORK.equals(network)) {
 			return Double.NaN;
 		}
-		if (server == null) {
-			server = new ServerCpu(BenchmarkEnvironment.serverPort());
+		int port = BenchmarkEnvironment.serverPort();
+		if (server == null || serverPort != port) {
+			if (server != null) {
+				server.close();
+			}
+			server = new ServerCpu(port);
+			serverPort = port;
 		}
 		return server.seconds();
 	}
