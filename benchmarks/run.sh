@@ -8,10 +8,14 @@
 #   benchmarks/run.sh                          # standard profile
 #   benchmarks/run.sh --profile full           # two forks, longer iterations (about three times as long)
 #   benchmarks/run.sh --profile smoke          # tiny: proves the chain works, measures nothing
+#   benchmarks/run.sh --profile reply-path     # the reply-path cells of issue 22: 3 forks, CPU and allocation
+#                                              # per command (docs/performance.md, "How the reply-path cells are measured")
+#   benchmarks/run.sh --profile reply-path-smoke   # the same chain at tiny sizes
 #   benchmarks/run.sh --groups peers,physical  # only some groups: peers sweep mixed sizes sizes-1m rtt cluster spring-batch physical memory connections polite
+#                                              # (reply-path profiles: reply-path reply-path-small concurrent memory connections)
 #   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
 #   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
-#   benchmarks/run.sh --publish                # also copy the report into docs/performance/
+#   benchmarks/run.sh --publish                # also copy the report into docs/performance/ (reply-path: docs/performance/reply-path/)
 #
 # It is the same as: ./mvnw -B -pl benchmarks -am -DskipTests -Pbenchmark verify -Dbenchmark.args="..."
 set -euo pipefail

@@ -2,6 +2,7 @@ package dev.redisbatch.benchmarks;
 
 import java.util.function.IntFunction;
 
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -10,6 +11,8 @@ import redis.clients.jedis.params.SetParams;
 /**
  * Jedis's {@code Pipeline}: Jedis 7's pooled {@code RedisClient} (the successor of
  * {@code JedisPooled}), a pipeline on a pooled connection per batch, one {@code sync()}.
+ * Jedis's default pool holds 8 connections; the concurrent scenario sizes it for its
+ * threads.
  */
 final class JedisPipelineStrategy implements Strategy {
 
@@ -19,6 +22,26 @@ final class JedisPipelineStrategy implements Strategy {
 
 	JedisPipelineStrategy(Endpoint endpoint) {
 		this.client = RedisClient.create(Endpoint.HOST, endpoint.port());
+	}
+
+	/**
+	 * A client whose pool holds this many connections, all kept open when idle.
+	 * @param endpoint where to connect
+	 * @param connections the pool's {@code maxTotal} and {@code maxIdle}
+	 */
+	JedisPipelineStrategy(Endpoint endpoint, int connections) {
+		ConnectionPoolConfig pool = new ConnectionPoolConfig();
+		pool.setMaxTotal(connections);
+		pool.setMaxIdle(connections);
+		this.client = RedisClient.builder().hostAndPort(Endpoint.HOST, endpoint.port()).poolConfig(pool).build();
+	}
+
+	/**
+	 * The most connections the client's pool holds.
+	 * @return {@code maxTotal}
+	 */
+	int maxConnections() {
+		return this.client.getPool().getMaxTotal();
 	}
 
 	@Override

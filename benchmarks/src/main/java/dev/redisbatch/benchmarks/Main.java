@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -28,6 +29,7 @@ import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormat;
@@ -51,15 +53,15 @@ import org.openjdk.jmh.infra.IterationParams;
  * connection counts;</li>
  * <li>writes the report, with every ratio taken from this run.</li>
  * </ol>
- * Usage: {@code Main [--out DIR] [--profile standard|full|smoke] [--groups a,b]
- * [--jvm PATH] [--prof PROFILER] [--publish DIR]}. The groups are the JMH groups of the
- * plan and {@code physical}, {@code memory}, {@code connections}.
+ * Usage:
+ * {@code Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke]
+ * [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]}. The groups are the JMH
+ * groups of the plan and its other steps: {@code physical}, {@code memory},
+ * {@code connections}, {@code polite}.
  *
  * @since 0.1.0
  */
 public final class Main {
-
-	private static final List<String> EXTRA_STEPS = List.of("physical", "memory", "connections", "polite");
 
 	private final Path out;
 
@@ -74,9 +76,10 @@ public final class Main {
 	private final SuiteResults results = new SuiteResults();
 
 	/**
-	 * The benchmarks measured so far in this run, by {@link SuitePlan.Cell}.
+	 * The benchmarks measured so far in this run, by {@link SuitePlan.Cell} and how they
+	 * were measured.
 	 */
-	private final Set<SuitePlan.Cell> measured = new HashSet<>();
+	private final Set<Measured> measured = new HashSet<>();
 
 	private final PrintStream console = System.out;
 
@@ -109,8 +112,8 @@ public final class Main {
 				case "--prof" -> profiler = args[++i];
 				case "--publish" -> publish = Path.of(args[++i]);
 				case "--help", "-h" -> {
-					System.out.println("Main [--out DIR] [--profile standard|full|smoke] [--groups a,b] [--jvm PATH]"
-							+ " [--prof PROFILER] [--publish DIR]");
+					System.out.println("Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke]"
+							+ " [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]");
 					return;
 				}
 				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
@@ -120,7 +123,7 @@ public final class Main {
 		main.results.command = "benchmarks/run.sh" + (profile.equals("standard") ? "" : " --profile " + profile);
 		main.run();
 		if (publish != null) {
-			main.publish(publish);
+			main.publish(main.plan.publishDirectory(publish));
 		}
 		System.exit(0);
 	}
@@ -136,7 +139,7 @@ public final class Main {
 			Map<String, TcpProxy> proxies = new HashMap<>();
 			RedisCluster cluster = null;
 			try {
-				if (selected("cluster")) {
+				if (selected("cluster") && this.plan.group("cluster").isPresent()) {
 					// three masters without replicas: the cluster group compares routing
 					// and
 					// pipelining, not replication
@@ -165,19 +168,19 @@ public final class Main {
 							+ String.join(",", cluster.nodes().stream().map((node) -> "" + node.port()).toList()));
 				}
 				this.results.settings.add("JMH forks: `" + String.join(" ", jvmArgs.subList(0, 2))
-						+ "`, mode average time per batch, one thread");
+						+ "`; unless a group says otherwise, mode average time per batch, one thread");
 				for (SuitePlan.Group group : this.plan.groups()) {
 					if (selected(group.name())) {
 						runGroup(group, jvmArgs);
 					}
-					if (group.name().equals("peers") && selected("physical")) {
+					if (group.name().equals("peers") && selectedStep("physical")) {
 						runPhysicalLimit(redis);
 					}
 				}
-				if (selected("physical") && this.results.physical.isEmpty() && this.results.physicalNote == null) {
+				if (selectedStep("physical") && this.results.physical.isEmpty() && this.results.physicalNote == null) {
 					runPhysicalLimit(redis);
 				}
-				if (selected("polite")) {
+				if (selectedStep("polite")) {
 					this.console.println("polite mode: GET latency during a backfill, uncapped and capped");
 					this.results.polite = PoliteModeBenchmark.run(redis.port(),
 							"smoke".equals(this.plan.profile()) ? 20_000 : 1_000_000, 8);
@@ -189,10 +192,10 @@ public final class Main {
 					cluster.close();
 				}
 			}
-			if (selected("memory")) {
+			if (selectedStep("memory")) {
 				probes().memory(redis.port());
 			}
-			if (selected("connections")) {
+			if (selectedStep("connections")) {
 				probes().connections(redis.port());
 			}
 		}
@@ -208,6 +211,10 @@ public final class Main {
 
 	private boolean selected(String group) {
 		return this.only == null || this.only.contains(group);
+	}
+
+	private boolean selectedStep(String step) {
+		return this.plan.steps().contains(step) && selected(step);
 	}
 
 	private void describeEnvironment() {
@@ -229,6 +236,9 @@ public final class Main {
 			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
 		}
 		for (Strategies.Descriptor descriptor : Strategies.springBatch()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
+		for (ConcurrentReaders.Descriptor descriptor : ConcurrentReaders.all()) {
 			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
 		}
 	}
@@ -267,7 +277,7 @@ public final class Main {
 		List<SuitePlan.Cell> cells = new ArrayList<>();
 		int reused = 0;
 		for (SuitePlan.Cell cell : group.cells()) {
-			if (this.measured.contains(cell)) {
+			if (this.measured.contains(new Measured(group.measure(), cell))) {
 				reused++;
 			}
 			else {
@@ -276,7 +286,7 @@ public final class Main {
 		}
 		this.console.printf("%n== %s (%s): %d benchmarks%s, %s%n", group.title(), group.name(), cells.size(),
 				(reused > 0) ? " (" + reused + " more measured by an earlier group)" : "", it);
-		this.results.settings.add(group.title() + " (" + group.name() + "): " + it
+		this.results.settings.add(group.title() + " (" + group.name() + "): " + it + describe(group.measure())
 				+ ((reused > 0) ? "; " + reused + " of its benchmarks are those of an earlier group of this run" : ""));
 		Path log = this.out.resolve("jmh-" + group.name() + ".log");
 		try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
@@ -285,18 +295,17 @@ public final class Main {
 			for (SuitePlan.Cell cell : cells) {
 				// one JMH run per benchmark: the cells of a group need not be a cross
 				// product, and each benchmark forks its own JVM anyway
-				Collection<RunResult> runs = new Runner(options(cell, it, jvmArgs).build(), progress).run();
+				Collection<RunResult> runs = new Runner(
+						options(group, cell, jvmArgs, this.java, this.profiler).shouldFailOnError(false).build(),
+						progress)
+					.run();
 				boolean found = false;
 				for (RunResult run : runs) {
-					Result<?> primary = run.getPrimaryResult();
-					int rtt = BenchmarkEnvironment.rttMillis(cell.network());
-					this.results.timings.add(new SuiteResults.Timing(group.name(), cell.strategy(), cell.workload(),
-							cell.n(), Strategies.commands(cell.strategy(), cell.n(), rtt), cell.network(), rtt,
-							primary.getScore(), primary.getScoreError(), primary.getStatistics().getN()));
+					this.results.timings.add(MeasuredRuns.timing(group, cell, run));
 					found = true;
 				}
 				if (found) {
-					this.measured.add(cell);
+					this.measured.add(new Measured(group.measure(), cell));
 				}
 				else {
 					this.results.missing.add(new SuiteResults.Missing(group.name(), cell.toString(),
@@ -306,8 +315,34 @@ public final class Main {
 		}
 	}
 
-	private ChainedOptionsBuilder options(SuitePlan.Cell cell, SuitePlan.Iterations it, List<String> jvmArgs) {
-		ChainedOptionsBuilder options = new OptionsBuilder().include(StrategyBenchmark.class.getName() + ".batch")
+	private static String describe(SuitePlan.Measure measure) {
+		if (!measure.costs()) {
+			return "";
+		}
+		return "; every batch timed (JMH sample time)"
+				+ ((measure.threads() > 1) ? ", " + measure.threads() + " threads" : ", one thread")
+				+ "; CPU per command (CpuCostProfiler) and allocation per command (JMH gc profiler); "
+				+ Math.round(SuiteResults.Interval.CONFIDENCE * 100) + "% confidence intervals over the iterations "
+				+ "of every fork";
+	}
+
+	/**
+	 * The JMH options of one benchmark of a group.
+	 * @param group the group
+	 * @param cell the benchmark
+	 * @param jvmArgs the arguments of the forked JVMs
+	 * @param java the forked JVMs' {@code java}
+	 * @param profiler one more JMH profiler, or {@code null}
+	 * @return the options
+	 */
+	static ChainedOptionsBuilder options(SuitePlan.Group group, SuitePlan.Cell cell, List<String> jvmArgs, String java,
+			@Nullable String profiler) {
+		SuitePlan.Iterations it = group.iterations();
+		SuitePlan.Measure measure = group.measure();
+		ChainedOptionsBuilder options = new OptionsBuilder()
+			.include(Pattern.quote(measure.benchmark().getName() + ".batch") + "$")
+			.mode(measure.mode())
+			.threads(measure.threads())
 			.param("strategy", cell.strategy())
 			.param("workload", cell.workload())
 			.param("n", String.valueOf(cell.n()))
@@ -318,11 +353,14 @@ public final class Main {
 			.measurementIterations(it.measurements())
 			.measurementTime(TimeValue.milliseconds(it.measurementMillis()))
 			.timeout(TimeValue.minutes(5))
-			.jvm(this.java)
-			.jvmArgs(jvmArgs.toArray(String[]::new))
-			.shouldFailOnError(false);
-		if (this.profiler != null) {
-			options.addProfiler(this.profiler);
+			.jvm(java)
+			.jvmArgs(jvmArgs.toArray(String[]::new));
+		if (measure.costs()) {
+			options.addProfiler(CpuCostProfiler.class);
+			options.addProfiler(GCProfiler.class);
+		}
+		if (profiler != null && !(measure.costs() && "gc".equals(profiler))) {
+			options.addProfiler(profiler);
 		}
 		return options;
 	}
@@ -359,6 +397,13 @@ public final class Main {
 			}
 		}
 		this.console.println("Published the report to " + target.toAbsolutePath());
+	}
+
+	/**
+	 * A benchmark measured in this run, and how.
+	 */
+	private record Measured(SuitePlan.Measure measure, SuitePlan.Cell cell) {
+
 	}
 
 	static String format(Duration duration) {

@@ -58,11 +58,14 @@ final class Report {
 		Report report = new Report(results, plan);
 		Files.writeString(dir.resolve("results.md"), report.markdown(), StandardCharsets.UTF_8);
 		Files.writeString(dir.resolve("results.csv"), ResultsCsv.csv(results), StandardCharsets.UTF_8);
-		ReportCharts charts = new ReportCharts(results, plan);
-		Files.writeString(dir.resolve(PER_STRATEGY_SVG), charts.perStrategyChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(RTT_SVG), charts.rttChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(WINDOW_SVG), charts.windowChart(), StandardCharsets.UTF_8);
-		Files.writeString(dir.resolve(SWEEP_SVG), charts.sweepChart(), StandardCharsets.UTF_8);
+		if (plan.group("peers").isPresent()) {
+			// the plots of the standard suite; the reply-path profiles have tables only
+			ReportCharts charts = new ReportCharts(results, plan);
+			Files.writeString(dir.resolve(PER_STRATEGY_SVG), charts.perStrategyChart(), StandardCharsets.UTF_8);
+			Files.writeString(dir.resolve(RTT_SVG), charts.rttChart(), StandardCharsets.UTF_8);
+			Files.writeString(dir.resolve(WINDOW_SVG), charts.windowChart(), StandardCharsets.UTF_8);
+			Files.writeString(dir.resolve(SWEEP_SVG), charts.sweepChart(), StandardCharsets.UTF_8);
+		}
 		if (results.polite != null) {
 			Files.writeString(dir.resolve(PoliteModeBenchmark.SVG), results.polite.chart(), StandardCharsets.UTF_8);
 		}
@@ -83,14 +86,19 @@ final class Report {
 			.append(this.results.command)
 			.append("` from the repository root. Every number and ratio below comes from this one run, against one ")
 			.append("redis-server.\n\n");
-		if (!"standard".equals(this.results.profile) && !"full".equals(this.results.profile)) {
+		if (this.plan.isSmoke()) {
 			this.md.append("> **Smoke profile: tiny sizes and iterations. These numbers prove that the suite runs; ")
 				.append("they measure nothing.**\n\n");
 		}
 		environment();
 		new TargetsTable(this.results, this.plan, this.md).write(n);
-		headline(n);
-		physical();
+		new ReplyPathReport(this.results, this.plan, this.md).write();
+		if (this.plan.group("peers").isPresent()) {
+			headline(n);
+		}
+		if (this.plan.steps().contains("physical")) {
+			physical();
+		}
 		rtt();
 		window();
 		sweep();
@@ -547,7 +555,17 @@ final class Report {
 			.append(Strategies.UNBOUNDED_COMMANDS)
 			.append(" (the window variants; size in KB or MB: 256k, 4m) |\n");
 		this.md.append("| `batchTemplate-c<C>-w<size>` | BatchTemplate, chunk C, window of that size | ")
-			.append("StringBatchTemplate on a BatchConnectionPool built without Spring (the sweep) |\n\n");
+			.append("StringBatchTemplate on a BatchConnectionPool built without Spring (the sweep) |\n");
+		for (ConcurrentReaders.Descriptor d : ConcurrentReaders.all()) {
+			this.md.append("| `")
+				.append(d.id())
+				.append("` | ")
+				.append(d.label())
+				.append(" | ")
+				.append(d.description())
+				.append(" (the concurrent scenario) |\n");
+		}
+		this.md.append('\n');
 	}
 
 	private void settings() {

@@ -12,7 +12,9 @@ final class ReportFormat {
 	}
 
 	static String label(String id) {
-		return Strategies.describe(id).label();
+		return ConcurrentReaders.find(id)
+			.map(ConcurrentReaders.Descriptor::label)
+			.orElseGet(() -> Strategies.describe(id).label());
 	}
 
 	static double per1000(SuiteResults.Connections c) {

@@ -120,6 +120,15 @@ public class StrategyBenchmark {
 	}
 
 	/**
+	 * Mark the end of the iteration for {@link CpuCostProfiler}, before the trial's
+	 * teardown closes the clients and their event loops.
+	 */
+	@TearDown(Level.Iteration)
+	public void iterationEnded() {
+		CpuCostProfiler.iterationEnded(this.network);
+	}
+
+	/**
 	 * Close the strategy's clients.
 	 */
 	@TearDown(Level.Trial)

@@ -1,5 +1,6 @@
 package dev.redisbatch.benchmarks;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,6 +9,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import dev.redisbatch.BatchTemplate;
+import org.openjdk.jmh.annotations.Mode;
 
 /**
  * What one run of the suite measures, by profile.
@@ -18,6 +20,12 @@ import dev.redisbatch.BatchTemplate;
  * error bars (about three times as long).</li>
  * <li>{@code smoke}: tiny sizes and iterations, to prove the whole chain works in a few
  * minutes. Its numbers mean nothing.</li>
+ * <li>{@code reply-path}: the cells of the reply-path targets (issue 22) with three
+ * forks, the client's and the server's CPU per command and the allocation per command:
+ * RTT 0, 1, 5 and 10 ms × SET, GET × N = 100 to 100,000, the latency of batches of 1 and
+ * 10 on loopback, the concurrent scenario (32 threads), and the memory and connection
+ * runs of {@code BatchTemplate}.</li>
+ * <li>{@code reply-path-smoke}: the same chain at tiny sizes and iterations.</li>
  * </ul>
  * A benchmark (strategy, workload, N, network) that an earlier group of the run already
  * measured is not measured again: the {@code rtt} group's RTT 0 column is loopback, the
@@ -35,10 +43,17 @@ import dev.redisbatch.BatchTemplate;
  * @param connectionBatchSize the commands per batch of a connection count
  * @param redisBenchmarkRequests {@code redis-benchmark -n}
  * @param redisBenchmarkKeySpace {@code redis-benchmark -r}
+ * @param steps the runs besides the JMH groups, of {@link #STEPS}
  */
 record SuitePlan(String profile, int headlineSize, List<Group> groups, int memoryCommands, List<MemoryRun> memoryRuns,
 		Duration memoryTimeout, List<String> connectionStrategies, int connectionBatches, int connectionBatchSize,
-		int redisBenchmarkRequests, int redisBenchmarkKeySpace) {
+		int redisBenchmarkRequests, int redisBenchmarkKeySpace, List<String> steps) {
+
+	/**
+	 * The runs besides the JMH groups: {@code redis-benchmark}, the memory runs, the
+	 * connection counts and the polite-mode run.
+	 */
+	static final List<String> STEPS = List.of("physical", "memory", "connections", "polite");
 
 	/**
 	 * The strategies of the size series (1,000 and 10,000 commands; 100,000 is the peers
@@ -98,6 +113,44 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	static final List<Long> RTT_WINDOWS = List.of(mb(1), mb(16));
 
 	/**
+	 * The round trips of the reply-path cells: loopback (RTT 0) and the proxy at 1, 5 and
+	 * 10 ms.
+	 */
+	static final List<String> REPLY_PATH_NETWORKS = RTT_NETWORKS;
+
+	/**
+	 * The batch sizes of the reply-path cells at every round trip.
+	 */
+	static final List<Integer> REPLY_PATH_SIZES = List.of(100, 1_000, 10_000, 100_000);
+
+	/**
+	 * The small batches of the reply-path cells, on loopback only: the latency of one
+	 * small batch.
+	 */
+	static final List<Integer> REPLY_PATH_SMALL_SIZES = List.of(1, 10);
+
+	/**
+	 * The strategies of every reply-path cell.
+	 */
+	static final List<String> REPLY_PATH_STRATEGIES = List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS);
+
+	/**
+	 * The threads of the concurrent scenario.
+	 */
+	static final int CONCURRENT_THREADS = 32;
+
+	/**
+	 * The GETs of one batch of the concurrent scenario.
+	 */
+	static final int CONCURRENT_BATCH = 100;
+
+	/**
+	 * The forks of every reply-path benchmark: the least the issue accepts for a
+	 * confidence interval.
+	 */
+	static final int REPLY_PATH_FORKS = 3;
+
+	/**
 	 * The byte windows of the memory runs besides the defaults.
 	 */
 	static final List<Long> MEMORY_WINDOWS = List.of(mb(16), mb(64));
@@ -119,8 +172,61 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 			case "full" -> standard(new Iterations(3, 2000, 5, 2000, 2), new Iterations(2, 1000, 3, 1000, 2),
 					new Iterations(2, 1000, 3, 1000, 2), "full");
 			case "smoke" -> smoke();
-			default -> throw new IllegalArgumentException("Unknown profile '" + profile + "': standard, full or smoke");
+			case "reply-path" -> replyPath("reply-path", REPLY_PATH_SIZES, REPLY_PATH_NETWORKS, REPLY_PATH_SMALL_SIZES,
+					List.of("SET", "GET"), CONCURRENT_THREADS, new Iterations(2, 500, 5, 500, REPLY_PATH_FORKS),
+					new Iterations(2, 1000, 5, 1000, REPLY_PATH_FORKS),
+					new Iterations(1, 5000, 2, 10_000, REPLY_PATH_FORKS), 10_000_000, Duration.ofSeconds(120), 1000);
+			case "reply-path-smoke" -> replyPath("reply-path-smoke", List.of(1_000), List.of("direct", "rtt1"),
+					List.of(10), List.of("SET", "GET"), CONCURRENT_THREADS,
+					new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS), new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS),
+					new Iterations(1, 500, 1, 1000, REPLY_PATH_FORKS), 200_000, Duration.ofSeconds(60), 20);
+			default -> throw new IllegalArgumentException(
+					"Unknown profile '" + profile + "': standard, full, smoke, reply-path or reply-path-smoke");
 		};
+	}
+
+	/**
+	 * The reply-path cells of issue 22, each with {@link Measure#REPLY_PATH} (three
+	 * forks, time per batch sampled, CPU and allocation per command): BatchTemplate
+	 * (defaults) and Jedis Pipeline at every round trip and size, small batches on
+	 * loopback, and the concurrent scenario; then the memory run and the connection count
+	 * of BatchTemplate, whose targets still hold.
+	 */
+	private static SuitePlan replyPath(String name, List<Integer> sizes, List<String> networks, List<Integer> small,
+			List<String> workloads, int threads, Iterations cells, Iterations smallCells, Iterations concurrent,
+			int memoryCommands, Duration memoryTimeout, int connectionBatches) {
+		List<Group> groups = new ArrayList<>();
+		groups.add(new Group("reply-path", "Reply path: BatchTemplate and Jedis at every round trip and size",
+				List.of(new Block(REPLY_PATH_STRATEGIES, workloads, sizes, networks)), cells, Measure.REPLY_PATH));
+		groups.add(new Group("reply-path-small", "Reply path: small batches on loopback",
+				List.of(new Block(REPLY_PATH_STRATEGIES, workloads, small, List.of("direct"))), smallCells,
+				Measure.REPLY_PATH));
+		groups.add(new Group("concurrent",
+				"Concurrent scenario: " + threads + " threads, batches of " + CONCURRENT_BATCH + " GETs",
+				List.of(new Block(ConcurrentReaders.ids(), List.of("GET"), List.of(CONCURRENT_BATCH),
+						List.of("direct"))),
+				concurrent, Measure.concurrent(threads)));
+		return new SuitePlan(name, 100_000, groups, memoryCommands,
+				List.of(new MemoryRun(Strategies.BATCH_TEMPLATE, MEMORY_HEAP_MB)), memoryTimeout,
+				List.of(Strategies.BATCH_TEMPLATE), connectionBatches, 100, 0, 0, List.of("memory", "connections"));
+	}
+
+	/**
+	 * Where {@code --publish} copies this plan's report: the reply-path profiles into a
+	 * folder of their own, so that they never overwrite the standard run's report.
+	 * @param docs the folder of the standard report
+	 * @return the folder
+	 */
+	Path publishDirectory(Path docs) {
+		return this.profile.startsWith("reply-path") ? docs.resolve("reply-path") : docs;
+	}
+
+	/**
+	 * Whether this plan's numbers mean nothing.
+	 * @return whether it is a smoke profile
+	 */
+	boolean isSmoke() {
+		return this.profile.contains("smoke");
 	}
 
 	private static SuitePlan standard(Iterations main, Iterations light, Iterations rtt, String name) {
@@ -142,7 +248,7 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 		groups.add(Group.of("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
 				List.of("SET", "GET"), List.of(n), List.of("rtt0", "rtt1"), light));
 		return new SuitePlan(name, n, groups, 10_000_000, standardMemoryRuns(), Duration.ofSeconds(120),
-				standardConnectionStrategies(), 1000, 100, 1_000_000, 100_000);
+				standardConnectionStrategies(), 1000, 100, 1_000_000, 100_000, STEPS);
 	}
 
 	private static SuitePlan smoke() {
@@ -165,7 +271,7 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 		groups.add(Group.of("spring-batch", "Spring Batch item writer and reader", Strategies.springBatchIds(),
 				List.of("SET", "GET"), List.of(n), List.of("rtt0", "rtt1"), tiny));
 		return new SuitePlan("smoke", n, groups, 200_000, standardMemoryRuns(), Duration.ofSeconds(60),
-				standardConnectionStrategies(), 20, 100, 100_000, 10_000);
+				standardConnectionStrategies(), 20, 100, 100_000, 10_000, STEPS);
 	}
 
 	/**
@@ -239,8 +345,13 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	 * @param title the title in the report
 	 * @param blocks the cross products of parameters
 	 * @param iterations the JMH settings
+	 * @param measure how each benchmark is measured
 	 */
-	record Group(String name, String title, List<Block> blocks, Iterations iterations) {
+	record Group(String name, String title, List<Block> blocks, Iterations iterations, Measure measure) {
+
+		Group(String name, String title, List<Block> blocks, Iterations iterations) {
+			this(name, title, blocks, iterations, Measure.STANDARD);
+		}
 
 		static Group of(String name, String title, List<String> strategies, List<String> workloads, List<Integer> sizes,
 				List<String> networks, Iterations iterations) {
@@ -326,6 +437,44 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	 * @param heapMb the JVM's {@code -Xmx}, in MB
 	 */
 	record MemoryRun(String strategy, int heapMb) {
+
+	}
+
+	/**
+	 * How the benchmarks of a group are measured.
+	 *
+	 * @param benchmark the JMH benchmark class (its method {@code batch})
+	 * @param mode the JMH mode
+	 * @param threads the JMH threads
+	 * @param costs whether {@link CpuCostProfiler} and JMH's {@code gc} profiler run, for
+	 * the CPU and the allocation per command, and the report gives a confidence interval
+	 * per benchmark
+	 */
+	record Measure(Class<?> benchmark, Mode mode, int threads, boolean costs) {
+
+		/**
+		 * The standard groups: average time per batch, one thread.
+		 */
+		static final Measure STANDARD = new Measure(StrategyBenchmark.class, Mode.AverageTime, 1, false);
+
+		/**
+		 * The reply-path cells: every batch timed (p50 and p99), one thread, with the
+		 * costs.
+		 */
+		static final Measure REPLY_PATH = new Measure(StrategyBenchmark.class, Mode.SampleTime, 1, true);
+
+		/**
+		 * The concurrent scenario.
+		 * @param threads the threads that send batches at the same time
+		 * @return the measure
+		 */
+		static Measure concurrent(int threads) {
+			return new Measure(ConcurrentBenchmark.class, Mode.SampleTime, threads, true);
+		}
+
+		boolean concurrent() {
+			return this.benchmark == ConcurrentBenchmark.class;
+		}
 
 	}
 

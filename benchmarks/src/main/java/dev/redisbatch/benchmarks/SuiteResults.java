@@ -75,14 +75,122 @@ final class SuiteResults {
 	 * @param network direct or through the proxy
 	 * @param rttMillis the round trip the proxy adds
 	 * @param msPerBatch the mean time per batch
-	 * @param msError the 99.9% confidence half-interval (NaN with too few samples)
+	 * @param msError the confidence half-interval: 99.9% (JMH's), or that of the
+	 * {@code detail} when there is one (NaN with too few samples)
 	 * @param samples the number of measurement iterations
+	 * @param detail the interval, latency and costs of a benchmark measured with them
+	 * ({@link SuitePlan.Measure#costs()}), or {@code null}
 	 */
 	record Timing(String group, String strategy, String workload, int n, int commands, String network, int rttMillis,
-			double msPerBatch, double msError, long samples) {
+			double msPerBatch, double msError, long samples, @Nullable Detail detail) {
 
+		Timing(String group, String strategy, String workload, int n, int commands, String network, int rttMillis,
+				double msPerBatch, double msError, long samples) {
+			this(group, strategy, workload, n, commands, network, rttMillis, msPerBatch, msError, samples, null);
+		}
+
+		/**
+		 * The commands per second: one batch after another, or with several threads the
+		 * batches of every thread per second of wall time.
+		 * @return the rate
+		 */
 		double commandsPerSecond() {
+			if (this.detail != null && this.detail.threads() > 1) {
+				return this.commands * this.detail.batchesPerSecond().mean();
+			}
 			return this.commands / (this.msPerBatch / 1000.0);
+		}
+
+	}
+
+	/**
+	 * What a benchmark measured with costs adds to its timing.
+	 *
+	 * @param threads the threads that sent batches at the same time
+	 * @param forks the forks (JVMs)
+	 * @param msPerBatch the time per batch over every measurement iteration of every
+	 * fork: the mean of the iterations' means, with its confidence interval
+	 * @param forkMeansMs the mean time per batch of each fork
+	 * @param p50Ms the median time per batch over every batch sampled
+	 * @param p99Ms the 99th percentile
+	 * @param batchesPerSecond the batches per second of wall time, every thread's, with
+	 * its confidence interval over the iterations
+	 * @param cost the CPU and allocation per command
+	 */
+	record Detail(int threads, int forks, Interval msPerBatch, List<Double> forkMeansMs, double p50Ms, double p99Ms,
+			Interval batchesPerSecond, Cost cost) {
+
+	}
+
+	/**
+	 * A mean with its confidence interval ({@link #CONFIDENCE}), from independent samples
+	 * of a quantity that cannot be negative (a time, a rate): the lower bound is at least
+	 * 0.
+	 *
+	 * @param mean the mean
+	 * @param lower the lower bound (NaN with fewer than 3 samples)
+	 * @param upper the upper bound (NaN with fewer than 3 samples)
+	 * @param samples the number of samples
+	 */
+	record Interval(double mean, double lower, double upper, long samples) {
+
+		/**
+		 * The confidence of every {@link Interval}.
+		 */
+		static final double CONFIDENCE = 0.95;
+
+		/**
+		 * The confidence of JMH's own error, the {@code msError} of a timing without
+		 * detail.
+		 */
+		static final double CONFIDENCE_JMH = 0.999;
+
+		static final Interval NONE = new Interval(Double.NaN, Double.NaN, Double.NaN, 0);
+
+		/**
+		 * The mean and Student's t interval of some samples (JMH's statistics).
+		 * @param samples the samples
+		 * @return the interval
+		 */
+		static Interval of(List<Double> samples) {
+			if (samples.isEmpty()) {
+				return NONE;
+			}
+			org.openjdk.jmh.util.ListStatistics statistics = new org.openjdk.jmh.util.ListStatistics();
+			samples.forEach(statistics::addValue);
+			double[] bounds = statistics.getConfidenceIntervalAt(CONFIDENCE);
+			return new Interval(statistics.getMean(), Math.max(0, bounds[0]), bounds[1], statistics.getN());
+		}
+
+		double halfWidth() {
+			return (this.upper - this.lower) / 2;
+		}
+
+	}
+
+	/**
+	 * The CPU time and allocation per command of a benchmark ({@link CpuCostProfiler},
+	 * JMH's {@code gc} profiler), the means over every measurement iteration. NaN when
+	 * not measured.
+	 *
+	 * @param callerNs on the calling threads
+	 * @param loopNs on the client's event loops
+	 * @param otherNs in the rest of the client's JVM (GC, JIT, other threads)
+	 * @param clientNs in the client's whole process
+	 * @param serverNs in the Redis server
+	 * @param serverPercent the server's CPU during the iterations, in percent of one core
+	 * @param clientPercent the client's CPU, in percent of one core
+	 * @param allocBytes bytes allocated by the client
+	 */
+	record Cost(double callerNs, double loopNs, double otherNs, double clientNs, double serverNs, double serverPercent,
+			double clientPercent, double allocBytes) {
+
+		/**
+		 * The event loops' share of the client's CPU time.
+		 * @return a fraction
+		 */
+		double loopShare() {
+			return this.loopNs / this.clientNs;
 		}
 
 	}

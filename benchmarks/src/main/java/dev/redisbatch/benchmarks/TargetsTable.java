@@ -3,6 +3,8 @@ package dev.redisbatch.benchmarks;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import static dev.redisbatch.benchmarks.ReportFormat.count;
 import static dev.redisbatch.benchmarks.ReportFormat.format;
@@ -61,6 +63,25 @@ final class TargetsTable {
 		this.md
 			.append("A missed target stays in this table as missed; the sections below show where the time goes.\n\n");
 		this.md.append("| target | measured | required | result |\n|---|---:|---:|---|\n");
+		if (this.plan.group("peers").isPresent()) {
+			standard(n);
+		}
+		replyPath();
+		memoryTargets();
+		for (SuiteResults.Connections c : this.results.connections) {
+			if (c.strategy().startsWith("batchTemplate") || c.strategy().equals(Strategies.REDIS_BATCH_METHOD)) {
+				row(label(c.strategy()) + ": new connections per 1,000 batches",
+						"OK".equals(c.status()) ? format(per1000(c)) : "failed", "0",
+						verdict("OK".equals(c.status()) && c.newConnections() == 0));
+			}
+		}
+		this.md.append('\n');
+	}
+
+	/**
+	 * The targets of the standard suite, measured by its groups.
+	 */
+	private void standard(int n) {
 		String bt = Strategies.BATCH_TEMPLATE;
 		for (String workload : List.of("SET", "GET")) {
 			Optional<SuiteResults.Timing> ours = timing(bt, workload, n, "direct");
@@ -97,7 +118,6 @@ final class TargetsTable {
 					timing(Strategies.REACTIVE_BATCH_TEMPLATE, workload, n, "direct"),
 					timing(bt, workload, n, "direct"), REACTIVE_TARGET);
 		}
-		memoryTargets();
 		for (String workload : List.of("SET", "GET")) {
 			Optional<SuiteResults.Timing> ours = this.results.springBatchTiming(Strategies.REDIS_BATCH_ITEMS, workload,
 					1);
@@ -114,14 +134,86 @@ final class TargetsTable {
 				timing(bt, "SET", n, "direct"), timing(Strategies.LETTUCE, "SET", n, "direct"), 1.0);
 		ratioRow("BatchTemplate (defaults) setAll " + count(n) + " ÷ one command per round trip (commands/s)",
 				timing(bt, "SET", n, "direct"), timing(Strategies.ROUND_TRIP, "SET", n, "direct"), 30.0);
-		for (SuiteResults.Connections c : this.results.connections) {
-			if (c.strategy().startsWith("batchTemplate") || c.strategy().equals(Strategies.REDIS_BATCH_METHOD)) {
-				row(label(c.strategy()) + ": new connections per 1,000 batches",
-						"OK".equals(c.status()) ? format(per1000(c)) : "failed", "0",
-						verdict("OK".equals(c.status()) && c.newConnections() == 0));
+	}
+
+	/**
+	 * The targets of the reply path (issue 22), one row each, over every cell of the
+	 * reply-path groups ({@link ReplyPathCells}); the sections of the reply path list
+	 * every cell.
+	 */
+	private void replyPath() {
+		List<ReplyPathCells.Cell> cells = ReplyPathCells.cells(this.results, this.plan);
+		if (!cells.isEmpty()) {
+			List<ReplyPathCells.Cell> measured = cells.stream().filter(ReplyPathCells.Cell::measured).toList();
+			long serverBound = measured.stream().filter(ReplyPathCells.Cell::serverBound).count();
+			everyCell(
+					"BatchTemplate (defaults) ≥ 1.00× Jedis Pipeline in every reply-path cell, the lower end of "
+							+ "the interval ≥ 0.95× (server-bound cells: parity within the interval)",
+					cells, ReplyPathCells.Cell::speedMet,
+					(c) -> ReplyPathReport.ratioCell(c.ratio()) + (c.serverBound() ? ", server-bound" : ""),
+					(serverBound > 0) ? "; " + serverBound + " server-bound" : "");
+			everyCell("BatchTemplate's client CPU per command below Jedis's in every reply-path cell", cells,
+					ReplyPathCells.Cell::clientCpuMet,
+					(c) -> ReportFormat.ratio(c.oursDetail().cost().clientNs() / c.jedisDetail().cost().clientNs()),
+					"");
+			List<ReplyPathCells.Cell> loopCells = cells.stream()
+				.filter(ReplyPathCells.Cell::loopTargetApplies)
+				.toList();
+			everyCell("BatchTemplate's event loops < 5% of its client CPU, plaintext, N ≥ 1,000", loopCells,
+					ReplyPathCells.Cell::loopMet,
+					(c) -> ReplyPathReport.percent(c.oursDetail().cost().loopShare() * 100), "");
+			List<Double> smallShares = measured.stream()
+				.filter((c) -> !c.loopTargetApplies())
+				.map((c) -> c.oursDetail().cost().loopShare() * 100)
+				.sorted()
+				.toList();
+			if (!smallShares.isEmpty()) {
+				row("BatchTemplate's event loops, share of its client CPU, N < 1,000 (reported)",
+						ReplyPathReport.percent(smallShares.get(0)) + " to "
+								+ ReplyPathReport.percent(smallShares.get(smallShares.size() - 1)),
+						"reported", "reported");
+			}
+			row("BatchTemplate's event loops, share of its client CPU, under TLS (reported)",
+					"not measured: the suite runs no TLS server", "reported", "not measured");
+		}
+		Optional<SuiteResults.Timing> ours = ReplyPathCells.concurrent(this.results, ConcurrentReaders.BATCH_TEMPLATE);
+		Optional<SuiteResults.Timing> jedis = ReplyPathCells.concurrent(this.results, ConcurrentReaders.JEDIS);
+		if (ours.isPresent() || jedis.isPresent()) {
+			String scenario = "concurrent scenario (" + SuitePlan.CONCURRENT_THREADS + " threads × batches of "
+					+ SuitePlan.CONCURRENT_BATCH + " GETs, " + ConcurrentReaders.CONNECTIONS + " connections each)";
+			if (ours.isPresent() && jedis.isPresent()) {
+				SuiteResults.Interval ratio = ReplyPathCells.ratioOfRates(ours.get().detail().batchesPerSecond(),
+						jedis.get().detail().batchesPerSecond());
+				double p99 = ours.get().detail().p99Ms();
+				double jedisP99 = jedis.get().detail().p99Ms();
+				row("BatchTemplate throughput ÷ the Jedis pool's, " + scenario, ReplyPathReport.ratioCell(ratio),
+						"≥ 1.00×", verdict(ratio.mean() >= 1.0));
+				row("BatchTemplate p99 per batch against the Jedis pool's, " + scenario,
+						ReportFormat.ms(p99) + " ms against " + ReportFormat.ms(jedisP99) + " ms", "≤",
+						verdict(p99 <= jedisP99));
+			}
+			else {
+				row("BatchTemplate against the Jedis pool, " + scenario, "not measured", "", "not measured");
 			}
 		}
-		this.md.append('\n');
+	}
+
+	private void everyCell(String target, List<ReplyPathCells.Cell> cells, Predicate<ReplyPathCells.Cell> met,
+			Function<ReplyPathCells.Cell, String> value, String more) {
+		List<ReplyPathCells.Cell> measured = cells.stream().filter(ReplyPathCells.Cell::measured).toList();
+		List<ReplyPathCells.Cell> missed = measured.stream().filter(met.negate()).toList();
+		StringBuilder text = new StringBuilder();
+		text.append("met in ").append(measured.size() - missed.size()).append(" of ").append(measured.size());
+		text.append(" cells").append(more);
+		if (measured.size() < cells.size()) {
+			text.append("; ").append(cells.size() - measured.size()).append(" not measured");
+		}
+		if (!missed.isEmpty()) {
+			text.append("; missed: ");
+			text.append(String.join(", ", missed.stream().map((c) -> c.shortName() + " " + value.apply(c)).toList()));
+		}
+		row(target, text.toString(), "every cell",
+				measured.isEmpty() ? "not measured" : verdict(missed.isEmpty() && measured.size() == cells.size()));
 	}
 
 	/**

@@ -72,13 +72,14 @@ final class Workload {
 	/**
 	 * Generate a workload.
 	 * @param commands the number of commands one operation sends: the number of keys for
-	 * SET and GET, and four commands per entity for the mixed workload
+	 * SET and GET, and four commands per entity for the mixed workload (which needs at
+	 * least 4)
 	 * @param seed the random seed
 	 * @return the workload
 	 */
 	static Workload create(int commands, long seed) {
-		if (commands < 4) {
-			throw new IllegalArgumentException("at least 4 commands, was " + commands);
+		if (commands < 1) {
+			throw new IllegalArgumentException("at least 1 command, was " + commands);
 		}
 		Random random = new Random(seed);
 		Set<Long> ids = new HashSet<>(commands * 2);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -65,6 +66,19 @@ class StrategiesSmokeTests {
 			long before = server.stringWrites();
 			strategy.setGenerated(100, (i) -> Workload.key("key:", i), "v");
 			assertThat(server.stringWrites() - before).isEqualTo(100);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 1, 10 })
+	void theReplyPathStrategiesSendBatchesOfOneAndTenCommands(int n) {
+		Workload workload = Workload.create(n, 2);
+		for (String id : SuitePlan.REPLY_PATH_STRATEGIES) {
+			server.flushAll();
+			try (Strategy strategy = Strategies.create(id, BenchmarkEnvironment.direct())) {
+				assertThat(strategy.set(workload)).isEqualTo(n);
+				assertThat(strategy.get(workload)).isEqualTo(n);
+			}
 		}
 	}
 

@@ -1,10 +1,12 @@
 package dev.redisbatch.benchmarks;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.openjdk.jmh.annotations.Mode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -16,15 +18,75 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class SuitePlanTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "smoke", "standard", "full" })
+	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke" })
 	void everyStrategyOfEveryPlanExists(String profile) {
 		SuitePlan plan = SuitePlan.of(profile);
 		for (SuitePlan.Group group : plan.groups()) {
 			assertThat(group.cells()).isNotEmpty();
-			group.strategies().forEach(Strategies::describe);
+			if (group.measure().concurrent()) {
+				assertThat(ConcurrentReaders.ids()).containsAll(group.strategies());
+			}
+			else {
+				group.strategies().forEach(Strategies::describe);
+			}
 		}
 		plan.memoryRuns().forEach((run) -> Strategies.describe(run.strategy()));
 		plan.connectionStrategies().forEach(Strategies::describe);
+		assertThat(SuitePlan.STEPS).containsAll(plan.steps());
+	}
+
+	@Test
+	void theReplyPathPlanMeasuresEveryCellOfIssue22WithThreeForksAndCosts() {
+		SuitePlan plan = SuitePlan.of("reply-path");
+		List<SuitePlan.Cell> cells = plan.groups()
+			.stream()
+			.filter((group) -> !group.measure().concurrent())
+			.flatMap((group) -> group.cells().stream())
+			.toList();
+		for (String strategy : List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS)) {
+			for (String workload : List.of("SET", "GET")) {
+				for (int n : List.of(100, 1_000, 10_000, 100_000)) {
+					for (String network : List.of("direct", "rtt1", "rtt5", "rtt10")) {
+						assertThat(cells).contains(new SuitePlan.Cell(strategy, workload, n, network));
+					}
+				}
+				for (int n : List.of(1, 10)) {
+					assertThat(cells).contains(new SuitePlan.Cell(strategy, workload, n, "direct"));
+				}
+			}
+		}
+		assertThat(cells).hasSize(2 * 2 * (4 * 4 + 2));
+		for (SuitePlan.Group group : plan.groups()) {
+			assertThat(group.iterations().forks()).isGreaterThanOrEqualTo(3);
+			assertThat(group.measure().costs()).isTrue();
+			assertThat(group.measure().mode()).isEqualTo(Mode.SampleTime);
+		}
+		SuitePlan.Group concurrent = plan.group("concurrent").orElseThrow();
+		assertThat(concurrent.measure().threads()).isEqualTo(32);
+		assertThat(concurrent.iterations().measurementMillis()).isEqualTo(10_000);
+		assertThat(concurrent.cells()).containsExactly(
+				new SuitePlan.Cell(ConcurrentReaders.BATCH_TEMPLATE, "GET", 100, "direct"),
+				new SuitePlan.Cell(ConcurrentReaders.JEDIS, "GET", 100, "direct"),
+				new SuitePlan.Cell(ConcurrentReaders.LETTUCE, "GET", 100, "direct"),
+				new SuitePlan.Cell(ConcurrentReaders.MGET, "GET", 100, "direct"));
+		assertThat(plan.steps()).containsExactly("memory", "connections");
+		assertThat(plan.memoryRuns()).containsExactly(new SuitePlan.MemoryRun(Strategies.BATCH_TEMPLATE, 128));
+		assertThat(plan.connectionStrategies()).containsExactly(Strategies.BATCH_TEMPLATE);
+	}
+
+	@Test
+	void theStandardPlansAreMeasuredAsBeforeAndPublishedWhereTheyWere() {
+		for (String profile : List.of("standard", "full", "smoke")) {
+			SuitePlan plan = SuitePlan.of(profile);
+			assertThat(plan.groups())
+				.allSatisfy((group) -> assertThat(group.measure()).isEqualTo(SuitePlan.Measure.STANDARD));
+			assertThat(plan.steps()).isEqualTo(SuitePlan.STEPS);
+			assertThat(plan.publishDirectory(Path.of("docs", "performance"))).isEqualTo(Path.of("docs", "performance"));
+		}
+		assertThat(SuitePlan.of("reply-path").publishDirectory(Path.of("docs", "performance")))
+			.isEqualTo(Path.of("docs", "performance", "reply-path"));
+		assertThat(SuitePlan.of("reply-path-smoke").isSmoke()).isTrue();
+		assertThat(SuitePlan.of("reply-path").isSmoke()).isFalse();
 	}
 
 	@Test
