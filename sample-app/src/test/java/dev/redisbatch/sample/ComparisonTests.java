@@ -153,7 +153,7 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@Test
-	void theSetupDescribesTheRouteWithoutCredentials() {
+	void theSetupDescribesTheRouteAndTheJvmWithoutCredentials() {
 		JsonNode setup = this.client.get("/redis/setup").body();
 
 		assertThat(setup.get("maxCount").asInt()).isEqualTo(100_000);
@@ -163,6 +163,11 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 		assertThat(route.get("origin").asString()).isEqualTo("CONFIGURED");
 		assertThat(route.get("proxyPort").asInt()).isPositive();
 		assertThat(setup.get("strategies")).hasSize(STRATEGIES.size());
+		// the tests' JVM runs with the full JIT, as spring-boot:run does for the sample
+		JsonNode jvm = setup.get("jvm");
+		assertThat(jvm.get("version").asString()).startsWith(String.valueOf(Runtime.version().feature()));
+		assertThat(jvm.get("fullJit").asBoolean()).isTrue();
+		assertThat(jvm.get("jit").asString()).isEqualTo("full (C1, then C2)");
 	}
 
 	private String running() {
