@@ -97,6 +97,7 @@
     });
     drawRttChoices();
     describeRoute();
+    describeJvm();
   }
 
   function drawRttChoices() {
@@ -131,6 +132,16 @@
     }
     text += route.proxyPort ? ', through a latency proxy on port ' + route.proxyPort : ', direct';
     document.getElementById('route').textContent = text;
+  }
+
+  function describeJvm() {
+    const jvm = setup.jvm;
+    if (!jvm) {
+      return;
+    }
+    const line = document.getElementById('jvm');
+    line.textContent = 'Timings run on Java ' + jvm.version + ', JIT: ' + jvm.jit + '.';
+    line.dataset.fullJit = String(jvm.fullJit);
   }
 
   async function changeRtt(millis) {

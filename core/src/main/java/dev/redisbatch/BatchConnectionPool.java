@@ -48,7 +48,10 @@ import org.springframework.util.Assert;
  * <li>they have their own event loops and no per-command tracing.</li>
  * </ul>
  * The pool is bounded: a caller waits at most {@code maxWait} for a connection and then
- * gets a {@link BatchPoolExhaustedException}.
+ * gets a {@link BatchPoolExhaustedException}. A connection that cannot be opened or used
+ * (refused, authentication, TLS, a timeout, closed before its first command) is a
+ * {@link org.springframework.data.redis.RedisConnectionFailureException} instead, as soon
+ * as the attempt fails; either is the cause of the batch's {@link BatchException}.
  * <p>
  * Spring Boot creates one from {@code spring.data.redis.*} and
  * {@code redis.batch.pool.*}; without Boot, use {@link #builder(RedisURI)} or
@@ -229,6 +232,24 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
+	 * The largest number of idle connections the pool keeps open to one server: the
+	 * builder's {@code maxIdle}, capped at {@link #getMaxActive()}.
+	 * @return the effective maximum
+	 */
+	public int getMaxIdle() {
+		return this.poolConfig.getMaxIdle();
+	}
+
+	/**
+	 * The number of idle connections the pool tries to keep open to one server: the
+	 * builder's {@code minIdle}, capped at {@link #getMaxIdle()}.
+	 * @return the effective minimum
+	 */
+	public int getMinIdle() {
+		return this.poolConfig.getMinIdle();
+	}
+
+	/**
 	 * How many connections the pool has opened since it was created.
 	 * @return the count
 	 */
@@ -368,14 +389,14 @@ public final class BatchConnectionPool implements AutoCloseable {
 		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
 		config.setMaxTotal(builder.maxActive);
 		config.setMaxIdle(builder.effectiveMaxIdle());
-		config.setMinIdle(builder.minIdle);
+		config.setMinIdle(builder.effectiveMinIdle());
 		config.setMaxWait(builder.maxWait);
 		config.setBlockWhenExhausted(true);
 		config.setTestOnBorrow(true);
 		config.setTestOnReturn(true);
 		config.setLifo(true);
 		config.setJmxEnabled(false);
-		if (builder.minIdle > 0) {
+		if (builder.effectiveMinIdle() > 0) {
 			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
 		}
 		return config;
@@ -479,7 +500,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		/**
 		 * The largest number of idle connections kept open (default: {@code maxActive}).
-		 * @param maxIdle from 0 to {@code maxActive} (checked by {@link #build()})
+		 * A value above {@code maxActive} is accepted, as commons-pool2 accepts it: the
+		 * pool then keeps at most {@code maxActive} idle, since it never holds more
+		 * connections than that.
+		 * @param maxIdle 0 or more
 		 * @return this builder
 		 */
 		public Builder maxIdle(int maxIdle) {
@@ -489,9 +513,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 		}
 
 		/**
-		 * The number of idle connections the pool tries to keep open (default 0).
-		 * @param minIdle from 0 to {@code maxIdle}, which defaults to {@code maxActive}
-		 * (checked by {@link #build()})
+		 * The number of idle connections the pool tries to keep open (default 0). A value
+		 * above the effective {@code maxIdle} (which is at most {@code maxActive}) is
+		 * accepted, as commons-pool2 accepts it: the pool then tries to keep the
+		 * effective {@code maxIdle} open.
+		 * @param minIdle 0 or more
 		 * @return this builder
 		 */
 		public Builder minIdle(int minIdle) {
@@ -500,8 +526,20 @@ public final class BatchConnectionPool implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * The idle connections kept at most: {@code maxIdle}, or {@code maxActive} when
+		 * unset, and never more than {@code maxActive}.
+		 */
 		private int effectiveMaxIdle() {
-			return (this.maxIdle != null) ? this.maxIdle : this.maxActive;
+			return (this.maxIdle != null) ? Math.min(this.maxIdle, this.maxActive) : this.maxActive;
+		}
+
+		/**
+		 * The idle connections kept at least: {@code minIdle}, never more than the
+		 * effective {@code maxIdle}.
+		 */
+		private int effectiveMinIdle() {
+			return Math.min(this.minIdle, effectiveMaxIdle());
 		}
 
 		/**
@@ -522,10 +560,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 */
 		public BatchConnectionPool build() {
 			LettuceRequirement.check();
-			Assert.isTrue(this.maxIdle == null || this.maxIdle <= this.maxActive,
-					() -> "maxIdle (" + this.maxIdle + ") must not exceed maxActive (" + this.maxActive + ")");
-			Assert.isTrue(this.minIdle <= effectiveMaxIdle(), () -> "minIdle (" + this.minIdle
-					+ ") must not exceed maxIdle (" + effectiveMaxIdle() + ", which defaults to maxActive)");
 			return new BatchConnectionPool(this);
 		}
 

@@ -48,11 +48,16 @@ public class BatchException extends DataAccessException {
 		StringBuilder message = new StringBuilder("Batch '").append(results.name())
 			.append("' did not fully succeed: ")
 			.append(results.summary());
+		String stoppedBecause = results.abortReason();
 		if (!results.failures().isEmpty()) {
-			message.append("; first failure: ").append(results.failures().get(0));
+			BatchFailure first = results.failures().get(0);
+			// a command not sent because the batch stopped would only repeat the reason
+			if (stoppedBecause == null || !Messages.isStopNotice(first)) {
+				message.append("; first failure: ").append(first);
+			}
 		}
-		if (results.abortReason() != null) {
-			message.append("; stopped early: ").append(results.abortReason());
+		if (stoppedBecause != null) {
+			message.append("; stopped early: ").append(stoppedBecause);
 		}
 		return message.toString();
 	}

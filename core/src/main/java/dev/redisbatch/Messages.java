@@ -2,6 +2,8 @@ package dev.redisbatch;
 
 import java.time.Duration;
 
+import javax.net.ssl.SSLException;
+
 import dev.redisbatch.protocol.Slots;
 import org.jspecify.annotations.Nullable;
 
@@ -16,17 +18,29 @@ final class Messages {
 
 	private static final String QUOTED_ARGUMENTS = ", with args beginning with:";
 
+	private static final String NO_CONNECTION = "No batch connection to ";
+
+	private static final String STOPPED = "not sent: the batch stopped ";
+
 	private Messages() {
 	}
 
 	// why a command was not sent
 
 	static String notSent(String why) {
-		return "not sent: the batch stopped early (" + why + ")";
+		return STOPPED + "early (" + why + ")";
 	}
 
 	static String notSentToServer(String address, String why) {
-		return "not sent: the batch stopped sending to " + address + " (" + why + ")";
+		return STOPPED + "sending to " + address + " (" + why + ")";
+	}
+
+	/**
+	 * Whether a failure is a command not sent because the batch, or its lane, stopped:
+	 * its message only repeats why.
+	 */
+	static boolean isStopNotice(BatchFailure failure) {
+		return failure.outcome() == Outcome.NOT_SENT && failure.message().startsWith(STOPPED);
 	}
 
 	static String closedBeforeWrite() {
@@ -81,7 +95,15 @@ final class Messages {
 				+ "chunk-size or max-chunk-bytes keeps a chunk under them)";
 	}
 
+	/**
+	 * Why a lane stopped when it could not borrow a connection. The pool's own failures
+	 * begin with {@link #NO_CONNECTION} and the address, so they are not repeated.
+	 */
 	static String noConnection(String address, Throwable failure) {
+		String text = failure.getMessage();
+		if (text != null && text.startsWith(NO_CONNECTION + address)) {
+			return "n" + text.substring(1);
+		}
 		return "no batch connection to " + address + ": " + describe(failure);
 	}
 
@@ -192,6 +214,46 @@ final class Messages {
 	static String bulkIncomplete(String operation, long keysMatched, int mastersLeft, BatchResults commands) {
 		return "Bulk " + operation + " did not complete: " + keysMatched + " keys matched; " + commands.summary() + "; "
 				+ mastersLeft + ((mastersLeft == 1) ? " master" : " masters") + " left to resume from the cursor";
+	}
+
+	// the pool
+
+	static String poolExhausted(String address, Duration maxWait, Duration waited, int leased, int maxActive) {
+		String held;
+		if (leased >= maxActive) {
+			held = (maxActive == 1) ? "its one connection was leased" : "all " + maxActive + " connections were leased";
+		}
+		else {
+			held = leased + " of its " + maxActive + " connections were leased (the others were opening or closing)";
+		}
+		return NO_CONNECTION + address + " became free within the pool's max-wait of " + maxWait + ": " + held
+				+ " when the wait ended after " + waited.toMillis() + " ms (raise redis.batch.pool.max-active or "
+				+ "max-wait, or run fewer batches at once)";
+	}
+
+	/**
+	 * A connection that could not be opened: the innermost cause says best what happened
+	 * ({@code Connection refused}, {@code WRONGPASS ...}, a timeout), and a TLS failure
+	 * is named as one.
+	 */
+	static String cannotOpen(String address, Throwable failure) {
+		boolean tls = false;
+		Throwable innermost = failure;
+		while (true) {
+			tls |= innermost instanceof SSLException;
+			Throwable cause = innermost.getCause();
+			if (cause == null || cause == innermost) {
+				break;
+			}
+			innermost = cause;
+		}
+		return NO_CONNECTION + address + " could be opened: " + (tls ? "the TLS handshake failed: " : "")
+				+ describe(innermost);
+	}
+
+	static String closedBeforeUse(String address) {
+		return NO_CONNECTION + address + " could be used: two new connections in a row closed before their first "
+				+ "command (something closes connections as they open: CLIENT KILL, a proxy, a firewall)";
 	}
 
 	// server errors

@@ -17,6 +17,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.netty.channel.Channel;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
+import org.apache.commons.pool2.PooledObjectState;
 import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -24,7 +25,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
  * The pooled connections to one Redis server: the standalone server, the master that
@@ -37,8 +37,6 @@ final class NodePool {
 	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
 	 */
 	static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
-
-	private static final LettuceExceptionConverter EXCEPTION_CONVERTER = new LettuceExceptionConverter();
 
 	private final String address;
 
@@ -109,22 +107,33 @@ final class NodePool {
 
 	/**
 	 * Borrow a connection, waiting at most the pool's maximum wait.
+	 * <p>
+	 * A new connection that closed before it could be used (killed, or dropped by
+	 * something between, right after its handshake) is replaced once, within the same
+	 * wait: nothing was sent on it.
 	 * @return an open connection
-	 * @throws BatchPoolExhaustedException if none became free in time
-	 * @throws DataAccessException if a new connection could not be opened
+	 * @throws BatchPoolExhaustedException if the maximum wait passed while every
+	 * connection was leased
+	 * @throws RedisConnectionFailureException if a connection could not be opened or
+	 * used: refused, authentication, TLS, a timeout, or closed before its first command
 	 */
 	StatefulConnection<byte[], byte[]> borrow() {
+		long start = System.nanoTime();
 		try {
-			return this.pool.borrowObject(this.maxWait);
+			try {
+				return this.pool.borrowObject(this.maxWait);
+			}
+			catch (NoSuchElementException ex) {
+				if (!(ex.getCause() instanceof ClosedBeforeUse)) {
+					throw ex;
+				}
+				return this.pool.borrowObject(remainingWait(start));
+			}
 		}
 		catch (NoSuchElementException ex) {
-			if (ex.getCause() != null) {
-				throw translate(ex.getCause());
-			}
-			this.exhausted.increment();
-			throw new BatchPoolExhaustedException("No batch connection to " + this.address + " became free within "
-					+ this.maxWait + ": all " + this.pool.getMaxTotal() + " connections of the batch pool are in use "
-					+ "(raise redis.batch.pool.max-active or max-wait, or lower the parallelism of concurrent batches)");
+			// commons-pool2 gives a cause when a new connection failed on borrow; without
+			// one, the wait passed with the pool at its limit
+			throw (ex.getCause() != null) ? translate(ex.getCause()) : exhausted(start);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -133,6 +142,18 @@ final class NodePool {
 		catch (Exception ex) {
 			throw translate(ex);
 		}
+	}
+
+	private Duration remainingWait(long start) {
+		Duration remaining = this.maxWait.minusNanos(System.nanoTime() - start);
+		// never negative: commons-pool2 waits without bound for a negative duration
+		return remaining.isNegative() ? Duration.ZERO : remaining;
+	}
+
+	private BatchPoolExhaustedException exhausted(long start) {
+		this.exhausted.increment();
+		return new BatchPoolExhaustedException(Messages.poolExhausted(this.address, this.maxWait,
+				Duration.ofNanos(System.nanoTime() - start), this.pool.getNumActive(), this.pool.getMaxTotal()));
 	}
 
 	/**
@@ -213,18 +234,32 @@ final class NodePool {
 		return connection;
 	}
 
+	/**
+	 * The failure to open or use a connection, as a
+	 * {@link RedisConnectionFailureException} that names the server and what happened.
+	 */
 	private DataAccessException translate(Throwable ex) {
+		if (ex instanceof ClosedBeforeUse) {
+			return new RedisConnectionFailureException(Messages.closedBeforeUse(this.address));
+		}
 		if (ex instanceof DataAccessException dataAccess) {
 			return dataAccess;
 		}
-		if (ex instanceof Exception exception) {
-			DataAccessException translated = EXCEPTION_CONVERTER.convert(exception);
-			if (translated != null) {
-				return translated;
-			}
+		return new RedisConnectionFailureException(Messages.cannotOpen(this.address, ex), ex);
+	}
+
+	/**
+	 * A connection that cannot be used, found on borrow: commons-pool2 ends the borrow
+	 * with it as the cause when the connection was new (and moves on to the next one when
+	 * it was idle), so that it is not mistaken for an exhausted pool. No stack trace: it
+	 * never reaches a user.
+	 */
+	private static final class ClosedBeforeUse extends RuntimeException {
+
+		ClosedBeforeUse() {
+			super("closed before it could be used", null, false, false);
 		}
-		return new RedisConnectionFailureException(
-				"Cannot open a batch connection to " + this.address + ": " + ex.getMessage(), ex);
+
 	}
 
 	/**
@@ -254,10 +289,21 @@ final class NodePool {
 			return new DefaultPooledObject<>(connection);
 		}
 
+		/**
+		 * Whether a connection can serve a batch: it is open, and was not retired. On
+		 * borrow (the connection is allocated then), one that cannot throws instead of
+		 * answering {@code false}: for a connection it has just opened, commons-pool2
+		 * would otherwise throw a {@link NoSuchElementException} without a cause, which
+		 * reads as an exhausted pool.
+		 */
 		@Override
 		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
 			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
-			return connection.isOpen() && !this.retired.contains(connection);
+			boolean usable = connection.isOpen() && !this.retired.contains(connection);
+			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
+				throw new ClosedBeforeUse();
+			}
+			return usable;
 		}
 
 		@Override

@@ -51,7 +51,6 @@ class FaultTests {
 		BatchConnectionPool pool = pool(proxy.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
 				BatchOptions.builder().chunkSize(100).parallelism(1).timeout(Duration.ofSeconds(10)).build());
-		long start = System.nanoTime();
 
 		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
 			for (int i = 0; i < 200; i++) {
@@ -65,14 +64,15 @@ class FaultTests {
 			}
 		}));
 
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 		BatchResults results = failure.getResults();
 		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(100);
 		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(100);
 		// the chunk that was waiting, and every command recorded after the stop
 		assertThat(results.count(Outcome.NOT_SENT)).isEqualTo(800);
 		assertThat(results.size()).isEqualTo(1000);
-		assertThat(results.abortReason()).contains("lost its connection");
+		// the loss was seen when the connection closed, not when the chunk's deadline
+		// passed
+		assertThat(results.abortReason()).contains("lost its connection").doesNotContain("timeout");
 		assertThat(pool.getActive()).isZero();
 		assertThat(pool.getIdle()).isZero();
 		pool.close();
@@ -135,7 +135,7 @@ class FaultTests {
 	}
 
 	@Test
-	void aFrozenServerCostsEachChunkInFlightItsOwnDeadlineAndAnsweredCommandsKeepTheirResults() {
+	void aFrozenServerTimesOutEveryChunkInFlightAndAnsweredCommandsKeepTheirResults() {
 		RedisProcess server = track(RedisProcess.start());
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(100)));
 		BatchConnectionPool pool = pool(proxy.port());
@@ -144,7 +144,6 @@ class FaultTests {
 		template.execute((warmUp) -> warmUp.get("warm-up"));
 		List<Response<Long>> answered = new ArrayList<>();
 		BatchException failure;
-		long start;
 		try (BoundBatch batch = template.bind(BatchOptions.defaults(), List.of())) {
 			// a first chunk, answered before the freeze (a joined execute waits for its
 			// replies)
@@ -154,10 +153,9 @@ class FaultTests {
 				}
 			});
 			server.freeze();
-			start = System.nanoTime();
+			proxy.resetPeaks();
 			// two chunks go out at once, pipelined on the batch's connection, to a
-			// stopped
-			// server
+			// stopped server
 			catchThrowableOfType(BatchException.class, () -> template.execute((second) -> {
 				for (int i = 100; i < 300; i++) {
 					second.incr("counter:" + i);
@@ -169,29 +167,28 @@ class FaultTests {
 			server.resume();
 		}
 
-		Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 		BatchResults results = failure.getResults();
 		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(100);
 		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(200);
 		assertThat(results.abortReason()).contains("no reply within its timeout of PT1S");
 		assertThat(answered).allSatisfy((response) -> assertThat(response.get()).isEqualTo(1L));
-		// each chunk waited on its own deadline, together, not one after the other
-		assertThat(elapsed).isLessThan(Duration.ofSeconds(2));
+		// both chunks were in flight at once on the one connection; each chunk's deadline
+		// runs from its own write, so they wait together, not one after the other
+		assertThat(proxy.peakOutstandingRequests()).isEqualTo(200);
+		assertThat(pool.getCreatedCount()).isOne();
 		assertThat(pool.getActive()).isZero();
 	}
 
 	@Test
-	void aFrozenServerCostsABatchOneChunkDeadlineAndNeverAConnectionHandshake() {
+	void aFrozenServerTimesOutTheChunksInFlightOnTheBatchsOneConnectionAndNeverCostsAHandshake() {
 		RedisProcess server = track(RedisProcess.start());
 		BatchConnectionPool pool = pool(server.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
 				BatchOptions.builder().chunkSize(100).parallelism(4).timeout(Duration.ofSeconds(1)).build());
 		template.execute((batch) -> batch.get("warm-up"));
-		long start;
 		BatchException failure;
 		try {
 			server.freeze();
-			start = System.nanoTime();
 			failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
 				for (int i = 0; i < 500; i++) {
 					batch.incr("counter:" + i);
@@ -202,10 +199,10 @@ class FaultTests {
 			server.resume();
 		}
 
-		// one chunk deadline (1 s), never a connect timeout (10 s): the four chunks in
-		// flight were pipelined on the batch's one connection, no other connection was
-		// opened, and the fifth chunk was never sent
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		// the four chunks in flight were pipelined on the batch's one connection and
+		// timed out there; no other connection was opened (no handshake with a frozen
+		// server, whose connect timeout is 10 s), and the fifth chunk was never sent
+		assertThat(failure.getResults().abortReason()).contains("no reply within its timeout of PT1S");
 		assertThat(failure.getResults().count(Outcome.UNKNOWN)).isEqualTo(400);
 		assertThat(failure.getResults().count(Outcome.NOT_SENT)).isEqualTo(100);
 		assertThat(pool.getCreatedCount()).isEqualTo(1);
@@ -321,7 +318,7 @@ class FaultTests {
 				}
 				else {
 					assertThat(cause).isInstanceOf(BatchPoolExhaustedException.class)
-						.hasMessageContaining("all 8 connections of the batch pool are in use");
+						.hasMessageContaining("became free within the pool's max-wait of PT0.15S");
 					exhausted++;
 				}
 			}

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -75,7 +76,10 @@ class PoolFromConnectionFactoryTlsTests {
 
 		assertThatExceptionOfType(BatchException.class)
 			.isThrownBy(() -> template.setAll(Map.of("over-tls", "yes"), null))
-			.withMessageContaining("no batch connection");
+			.withMessageContaining("no batch connection")
+			.havingCause()
+			.isInstanceOf(RedisConnectionFailureException.class)
+			.withMessageContaining("could be opened: the TLS handshake failed");
 		assertThat(server.call("EXISTS", "over-tls")).isEqualTo(0L);
 	}
 
@@ -92,7 +96,10 @@ class PoolFromConnectionFactoryTlsTests {
 
 		assertThatExceptionOfType(BatchException.class)
 			.isThrownBy(() -> template.setAll(Map.of("over-tls", "yes"), null))
-			.withMessageContaining("no batch connection");
+			.withMessageContaining("no batch connection")
+			.havingCause()
+			.isInstanceOf(RedisConnectionFailureException.class)
+			.withMessageContaining("could be opened: the TLS handshake failed");
 		assertThat(server.call("EXISTS", "over-tls")).isEqualTo(0L);
 	}
 

@@ -202,14 +202,16 @@ public class RedisBatchProperties {
 		private int maxActive = BatchConnectionPool.DEFAULT_MAX_ACTIVE;
 
 		/**
-		 * Maximum number of idle batch connections kept open, from 0 to max-active.
-		 * Defaults to max-active.
+		 * Maximum number of idle batch connections kept open, 0 or more. Defaults to
+		 * max-active; a larger value is accepted, and the pool keeps at most max-active
+		 * idle.
 		 */
 		private @Nullable Integer maxIdle;
 
 		/**
-		 * Number of idle batch connections the pool tries to keep open, from 0 to
-		 * max-idle.
+		 * Number of idle batch connections the pool tries to keep open, 0 or more. A
+		 * value above the effective max-idle is accepted, and the pool keeps that many
+		 * instead.
 		 */
 		private int minIdle = 0;
 

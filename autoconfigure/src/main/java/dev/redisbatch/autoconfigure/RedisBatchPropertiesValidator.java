@@ -1,10 +1,14 @@
 package dev.redisbatch.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -16,6 +20,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * only.
  */
 final class RedisBatchPropertiesValidator {
+
+	private static final Log logger = LogFactory.getLog(RedisBatchPropertiesValidator.class);
 
 	private RedisBatchPropertiesValidator() {
 	}
@@ -50,9 +56,10 @@ final class RedisBatchPropertiesValidator {
 	}
 
 	/**
-	 * Set the pool properties on a pool builder and build it. Only {@code max-idle} may
-	 * be left unset (it defaults to {@code max-active}), so the cross-property rules
-	 * apply to what the user set.
+	 * Set the pool properties on a pool builder and build it. {@code max-idle} above
+	 * {@code max-active}, and {@code min-idle} above the effective {@code max-idle}, are
+	 * accepted, as commons-pool2 and Spring Boot's own {@code lettuce.pool} accept them:
+	 * the pool caps them, and one warning says so.
 	 */
 	static BatchConnectionPool pool(BatchConnectionPool.Builder builder, RedisBatchProperties.Pool pool) {
 		apply("redis.batch.pool.max-active", pool.getMaxActive(), builder::maxActive);
@@ -61,17 +68,31 @@ final class RedisBatchPropertiesValidator {
 		}
 		apply("redis.batch.pool.min-idle", pool.getMinIdle(), builder::minIdle);
 		apply("redis.batch.pool.max-wait", pool.getMaxWait(), builder::maxWait);
-		try {
-			return builder.build();
+		BatchConnectionPool built = builder.build();
+		String capped = capped(pool, built);
+		if (capped != null) {
+			logger.warn(capped);
 		}
-		catch (IllegalArgumentException ex) {
-			// the cross-property rules: the message starts with the setting it is about
-			String message = String.valueOf(ex.getMessage());
-			boolean aboutMinIdle = message.startsWith("minIdle");
-			throw new InvalidConfigurationPropertyValueException(
-					aboutMinIdle ? "redis.batch.pool.min-idle" : "redis.batch.pool.max-idle",
-					aboutMinIdle ? pool.getMinIdle() : pool.getMaxIdle(), message);
+		return built;
+	}
+
+	/**
+	 * What the pool capped, or {@code null} when it kept every value as set.
+	 */
+	private static @Nullable String capped(RedisBatchProperties.Pool pool, BatchConnectionPool built) {
+		List<String> capped = new ArrayList<>();
+		Integer maxIdle = pool.getMaxIdle();
+		if (maxIdle != null && maxIdle > built.getMaxIdle()) {
+			capped.add("redis.batch.pool.max-idle=" + maxIdle + " is above redis.batch.pool.max-active="
+					+ built.getMaxActive() + ": the batch pool keeps at most " + built.getMaxIdle()
+					+ " idle connections per server");
 		}
+		if (pool.getMinIdle() > built.getMinIdle()) {
+			capped.add("redis.batch.pool.min-idle=" + pool.getMinIdle() + " is above the effective max-idle of "
+					+ built.getMaxIdle() + ": the batch pool keeps " + built.getMinIdle()
+					+ " idle connections open per server");
+		}
+		return capped.isEmpty() ? null : String.join("; ", capped);
 	}
 
 	private static <T> void apply(String property, @Nullable T value, Consumer<T> setter) {

@@ -10,7 +10,9 @@ import com.jayway.jsonpath.JsonPath;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.StringBatchTemplate;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,15 +23,19 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every {@code redis.batch.*} property is valid on its own anywhere in its documented
- * range, its documented default is what it binds to, and a value the library refuses
- * stops the application with a message naming the property.
+ * range, its documented default is what it binds to, a value the library refuses stops
+ * the application with a message naming the property, and idle limits above what the pool
+ * can hold are capped, as commons-pool2 caps them, with one warning.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedisBatchPropertiesTests {
 
 	/**
@@ -52,8 +58,8 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.retry.attempts", List.of("0", "10"));
 		DOCUMENTED_RANGES.put("redis.batch.retry.backoff", List.of("0s", "1h"));
 		DOCUMENTED_RANGES.put("redis.batch.pool.max-active", List.of("1", "1024"));
-		DOCUMENTED_RANGES.put("redis.batch.pool.max-idle", List.of("0", "8"));
-		DOCUMENTED_RANGES.put("redis.batch.pool.min-idle", List.of("0", "8"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.max-idle", List.of("0", "1024"));
+		DOCUMENTED_RANGES.put("redis.batch.pool.min-idle", List.of("0", "1024"));
 		DOCUMENTED_RANGES.put("redis.batch.pool.max-wait", List.of("1ms", "1h"));
 		DOCUMENTED_RANGES.put("redis.batch.metrics.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.annotations.enabled", List.of("false", "true"));
@@ -93,17 +99,54 @@ class RedisBatchPropertiesTests {
 		this.contextRunner.withPropertyValues("redis.batch.pool.max-active=4").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(BatchConnectionPool.class).getMaxActive()).isEqualTo(4);
+			assertThat(context.getBean(BatchConnectionPool.class).getMaxIdle()).isEqualTo(4);
 		});
 	}
 
 	@Test
-	void crossPropertyRulesApplyToWhatTheUserSet() {
-		assertInvalid("redis.batch.pool.max-idle", "6", "maxIdle (6) must not exceed maxActive (4)",
-				"redis.batch.pool.max-active=4", "redis.batch.pool.max-idle=6");
-		assertInvalid("redis.batch.pool.min-idle", "3", "minIdle (3) must not exceed maxIdle (2",
-				"redis.batch.pool.max-idle=2", "redis.batch.pool.min-idle=3");
-		assertInvalid("redis.batch.pool.min-idle", "9", "minIdle (9) must not exceed maxIdle (8",
-				"redis.batch.pool.min-idle=9");
+	void idleLimitsAboveWhatThePoolCanHoldAreCappedWithOneWarning(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("redis.batch.pool.max-idle=16", "redis.batch.pool.min-idle=20")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BatchConnectionPool pool = context.getBean(BatchConnectionPool.class);
+				assertThat(pool.getMaxActive()).isEqualTo(8);
+				assertThat(pool.getMaxIdle()).isEqualTo(8);
+				assertThat(pool.getMinIdle()).isEqualTo(8);
+			});
+		assertThat(output.getOut().lines().filter((line) -> line.contains("WARN")))
+			.singleElement(InstanceOfAssertFactories.STRING)
+			.contains("redis.batch.pool.max-idle=16 is above redis.batch.pool.max-active=8: the batch pool keeps at "
+					+ "most 8 idle connections per server")
+			.contains("redis.batch.pool.min-idle=20 is above the effective max-idle of 8: the batch pool keeps 8 "
+					+ "idle connections open per server");
+	}
+
+	@Test
+	void minIdleAboveAMaxIdleSetLowerIsCappedAtIt(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("redis.batch.pool.max-active=4", "redis.batch.pool.max-idle=2",
+					"redis.batch.pool.min-idle=3")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				BatchConnectionPool pool = context.getBean(BatchConnectionPool.class);
+				assertThat(pool.getMaxIdle()).isEqualTo(2);
+				assertThat(pool.getMinIdle()).isEqualTo(2);
+			});
+		assertThat(output).contains("redis.batch.pool.min-idle=3 is above the effective max-idle of 2")
+			.doesNotContain("redis.batch.pool.max-idle=2 is above");
+	}
+
+	@Test
+	void idleLimitsWithinWhatThePoolCanHoldAreKeptAsSetWithoutAWarning(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("redis.batch.pool.max-active=12", "redis.batch.pool.max-idle=6",
+					"redis.batch.pool.min-idle=1")
+			.run((context) -> {
+				BatchConnectionPool pool = context.getBean(BatchConnectionPool.class);
+				assertThat(pool.getMaxIdle()).isEqualTo(6);
+				assertThat(pool.getMinIdle()).isEqualTo(1);
+			});
+		assertThat(output).doesNotContain("redis.batch.pool.");
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.redisbatch.BatchException;
 import dev.redisbatch.BatchFailure;
 import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchPoolExhaustedException;
 import dev.redisbatch.BatchResults;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.Outcome;
@@ -16,6 +17,7 @@ import dev.redisbatch.StringBatchTemplate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -76,6 +78,25 @@ class ApiGuideExamples {
 			}
 		}
 		// end::failures[]
+	}
+
+	String whyNoConnection(List<Order> orders) {
+		// tag::no-connection[]
+		try {
+			this.batchTemplate.setAll(Map.of("order:" + orders.get(0).id(), orders.get(0).json()), null);
+			return "written";
+		}
+		catch (BatchException ex) {
+			// every command is NOT_SENT: nothing reached Redis, so sending again is safe
+			if (ex.getCause() instanceof BatchPoolExhaustedException) {
+				return "busy"; // max-wait passed with every batch connection leased
+			}
+			if (ex.getCause() instanceof RedisConnectionFailureException) {
+				return "unreachable"; // refused, authentication, TLS: see the message
+			}
+			throw ex;
+		}
+		// end::no-connection[]
 	}
 
 	BatchResults options(List<Order> orders) {

@@ -7,6 +7,7 @@ import dev.redisbatch.BatchResults;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.autoconfigure.RedisBatchAutoConfiguration;
 import dev.redisbatch.autoconfigure.RedisBatchObservationAutoConfiguration;
+import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -63,6 +64,18 @@ class DocumentationExamplesTests {
 			assertThat(examples.endEarly(List.of(new Order(9, "{}"), new Order(10, "{}")).iterator()).size())
 				.isEqualTo(2);
 			assertThat(server.call("GET", "order:10")).isEqualTo("{}");
+		});
+	}
+
+	@Test
+	void aBatchWithNoConnectionTellsAnUnreachableServerFromABusyPool(RedisProcess server) {
+		this.contextRunner.withPropertyValues("spring.data.redis.port=" + FreePorts.next()).run((context) -> {
+			ApiGuideExamples examples = new ApiGuideExamples(context.getBean(StringBatchTemplate.class));
+			assertThat(examples.whyNoConnection(List.of(new Order(1, "{}")))).isEqualTo("unreachable");
+		});
+		run(server, (context) -> {
+			ApiGuideExamples examples = new ApiGuideExamples(context.getBean(StringBatchTemplate.class));
+			assertThat(examples.whyNoConnection(List.of(new Order(1, "{}")))).isEqualTo("written");
 		});
 	}
 

@@ -81,6 +81,8 @@ class ComparisonPageBrowserTests extends SampleAppAgainstOwnRedis {
 		wait.until(ExpectedConditions.attributeToBe(By.tagName("body"), "data-ready", "true"));
 		assertThat(this.browser.findElements(By.cssSelector("#strategies input[name=strategy]"))).hasSize(5);
 		assertThat(this.browser.findElement(By.id("route")).getText()).contains("127.0.0.1:" + redis.port());
+		assertThat(this.browser.findElement(By.id("jvm")).getText()).startsWith("Timings run on Java ")
+			.contains("JIT: full (C1, then C2)");
 
 		if (RTT != 0) {
 			this.browser.findElement(By.id("rtt-" + RTT)).click();

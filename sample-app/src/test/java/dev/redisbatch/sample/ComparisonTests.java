@@ -17,7 +17,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The comparison, the sweep, one run at a time, and the simulated round trip, against a
- * real Redis server of the test's own behind the sample's latency proxy.
+ * real Redis server of the test's own behind the sample's latency proxy. What the
+ * strategies look like at a distance is counted in {@link PipelineShapeTests}; their
+ * timings are never compared here.
  */
 class ComparisonTests extends SampleAppAgainstOwnRedis {
 
@@ -129,37 +131,15 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@Test
-	void atFiveMillisecondsOneCommandPerRoundTripIsBoundToOneOverRttWhilePipelinesAreNearlyUnaffected() {
+	void aComparisonReportsTheSimulatedRoundTripItRanAt() {
 		Reply changed = this.client.put("/redis/rtt/5");
 		assertThat(changed.body().get("rttMillis").asDouble()).isEqualTo(5.0);
 
-		Reply reply = this.client
-			.get("/redis/compare/100?strategies=one-per-round-trip,spring-data-pipeline,batch-template");
+		Reply reply = this.client.get("/redis/compare/20?strategies=one-per-round-trip,batch-template");
 
 		assertThat(reply.status()).isEqualTo(200);
 		assertThat(reply.body().get("rttMillis").asDouble()).isEqualTo(5.0);
-		long oneByOne = opsPerSecond(reply, "one-per-round-trip");
-		// Physics: every command waits at least one 5 ms round trip.
-		assertThat(oneByOne).isPositive().isLessThanOrEqualTo(200);
-		// Shape, not speed: 100 pipelined commands wait about one round trip, not 100.
-		assertThat(opsPerSecond(reply, "batch-template")).isGreaterThan(oneByOne * 5);
-		assertThat(opsPerSecond(reply, "spring-data-pipeline")).isGreaterThan(oneByOne * 5);
-	}
-
-	@Test
-	void atTwentyMillisecondsTheWindowSendsInOneFlightWhatTwoChunksInFlightSendInTen() {
-		assertThat(this.client.put("/redis/rtt/20").status()).isEqualTo(200);
-
-		Reply reply = this.client.get("/redis/compare/20000?strategies=batch-template,batch-template-two-chunks");
-
-		assertThat(reply.status()).isEqualTo(200);
-		// Physics: two chunks of 1,000 per 20 ms round trip, ten round trips.
-		double twoChunks = millis(reply, "batch-template-two-chunks");
-		assertThat(twoChunks).isGreaterThanOrEqualTo(10 * 20 * 0.95);
-		// Shape, not speed: the window holds all 20,000 (2.5 MB), so they go out in one
-		// flight and wait one round trip instead of ten; both spend the same time
-		// sending and running them.
-		assertThat(millis(reply, "batch-template")).isLessThan(twoChunks);
+		assertThat(reply.body().get("rows")).allSatisfy((row) -> assertThat(row.get("complete").asBoolean()).isTrue());
 	}
 
 	@Test
@@ -173,7 +153,7 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@Test
-	void theSetupDescribesTheRouteWithoutCredentials() {
+	void theSetupDescribesTheRouteAndTheJvmWithoutCredentials() {
 		JsonNode setup = this.client.get("/redis/setup").body();
 
 		assertThat(setup.get("maxCount").asInt()).isEqualTo(100_000);
@@ -183,29 +163,16 @@ class ComparisonTests extends SampleAppAgainstOwnRedis {
 		assertThat(route.get("origin").asString()).isEqualTo("CONFIGURED");
 		assertThat(route.get("proxyPort").asInt()).isPositive();
 		assertThat(setup.get("strategies")).hasSize(STRATEGIES.size());
+		// the tests' JVM runs with the full JIT, as spring-boot:run does for the sample
+		JsonNode jvm = setup.get("jvm");
+		assertThat(jvm.get("version").asString()).startsWith(String.valueOf(Runtime.version().feature()));
+		assertThat(jvm.get("fullJit").asBoolean()).isTrue();
+		assertThat(jvm.get("jit").asString()).isEqualTo("full (C1, then C2)");
 	}
 
 	private String running() {
 		JsonNode running = this.client.get("/redis/setup").body().get("running");
 		return running.isNull() ? null : running.asString();
-	}
-
-	private static double millis(Reply reply, String strategy) {
-		for (JsonNode row : reply.body().get("rows")) {
-			if (row.get("strategy").asString().equals(strategy)) {
-				return row.get("millis").asDouble();
-			}
-		}
-		throw new AssertionError("No row for " + strategy + " in " + reply.body());
-	}
-
-	private static long opsPerSecond(Reply reply, String strategy) {
-		for (JsonNode row : reply.body().get("rows")) {
-			if (row.get("strategy").asString().equals(strategy)) {
-				return row.get("opsPerSecond").asLong();
-			}
-		}
-		throw new AssertionError("No row for " + strategy + " in " + reply.body());
 	}
 
 }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * <li>lose replies: after a number of reply bytes, replies are swallowed while the
  * connection stays open (the server executed the commands, the client never hears);</li>
  * <li>count the separate writes clients make (each {@code read()} that returns data), to
- * show how many flushes a client used.</li>
+ * show how many flushes a client used;</li>
+ * <li>close a connection when a client sends a given request, as a {@code CLIENT KILL} or
+ * a network fault at that moment would.</li>
  * </ul>
  * It listens on 127.0.0.1 only.
  *
@@ -66,6 +69,10 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile boolean trackOutstanding = true;
 
 	private volatile boolean closed;
+
+	private volatile byte @Nullable [] closeMarker;
+
+	private final AtomicLong closesLeft = new AtomicLong();
 
 	private TcpProxy(int targetPort) throws IOException {
 		this.targetPort = targetPort;
@@ -143,6 +150,21 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public TcpProxy forwardAllReplies() {
 		this.budgets.forEach((budget) -> budget.limit = Long.MAX_VALUE);
+		return this;
+	}
+
+	/**
+	 * Close the next connections whose client sends a request containing the given text,
+	 * instead of forwarding that request: both sides are closed, as a {@code CLIENT KILL}
+	 * or a network fault at that moment would. The text must arrive in one read (a short
+	 * request written alone does).
+	 * @param text what the request contains, such as an argument only one request has
+	 * @param connections how many connections to close this way
+	 * @return this proxy
+	 */
+	public TcpProxy closeOnRequest(String text, int connections) {
+		this.closeMarker = text.getBytes(StandardCharsets.UTF_8);
+		this.closesLeft.set(connections);
 		return this;
 	}
 
@@ -283,6 +305,11 @@ public final class TcpProxy implements AutoCloseable {
 					continue;
 				}
 				byte[] data = Arrays.copyOf(buffer, read);
+				if (request && closesOnRequest(data)) {
+					closeQuietly(from);
+					closeQuietly(to);
+					break;
+				}
 				if (request) {
 					this.clientReads.incrementAndGet();
 					this.clientBytes.addAndGet(read);
@@ -310,6 +337,23 @@ public final class TcpProxy implements AutoCloseable {
 			// connection closed
 		}
 		queue.put(new Packet(null, Math.max(System.nanoTime() + this.oneWayDelayNanos, lastDue), sequence));
+	}
+
+	private boolean closesOnRequest(byte[] data) {
+		byte[] marker = this.closeMarker;
+		if (marker == null || this.closesLeft.get() <= 0 || indexOf(data, marker) < 0) {
+			return false;
+		}
+		return this.closesLeft.getAndDecrement() > 0;
+	}
+
+	private static int indexOf(byte[] data, byte[] marker) {
+		for (int i = 0; i + marker.length <= data.length; i++) {
+			if (Arrays.equals(data, i, i + marker.length, marker, 0, marker.length)) {
+				return i;
+			}
+		}
+		return -1;
 	}
 
 	private void write(Socket from, Socket to, DelayQueue<Packet> queue, @Nullable ReplyBudget replies) {

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link TcpProxy} tracks the requests outstanding on its connections unless told not to,
- * and forwards every byte either way.
+ * forwards every byte either way, and closes connections on a request when told to.
  */
 class TcpProxyTests {
 
@@ -47,6 +47,18 @@ class TcpProxyTests {
 			assertThat(proxy.peakOutstandingRequests()).isZero();
 			assertThat(proxy.peakOutstandingRequestBytes()).isZero();
 			assertThat(proxy.clientBytes()).isEqualTo(28);
+		}
+	}
+
+	@Test
+	void closesTheGivenNumberOfConnectionsOnARequestThatContainsTheText() throws IOException {
+		try (TcpProxy proxy = TcpProxy.start(redis.port()).closeOnRequest("PING", 1)) {
+			try (Socket closed = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+				closed.getOutputStream().write("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+				assertThat(closed.getInputStream().read()).isEqualTo(-1);
+			}
+			assertThat(pingTwice(proxy)).isEqualTo("+PONG\r\n+PONG\r\n");
+			assertThat(proxy.connectionsAccepted()).isEqualTo(2);
 		}
 	}
 

@@ -3,6 +3,7 @@ package dev.redisbatch.sample.web;
 import java.util.List;
 
 import dev.redisbatch.sample.redis.RedisRoute;
+import dev.redisbatch.sample.timing.Jvm;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,12 +19,13 @@ import org.jspecify.annotations.Nullable;
  * @param timeBudgetMillis the longest time one strategy of a comparison may run
  * @param sweepPointBudgetMillis the longest time one chunk size of a sweep may run
  * @param route where Redis traffic goes
+ * @param jvm the JVM the timings run on, and whether its JIT compiles fully
  * @param strategies every strategy, in order
  * @since 0.1.0
  */
 public record Setup(int maxCount, double rttMillis, List<Integer> rttChoices, boolean rttAdjustable,
 		@Nullable String running, long timeBudgetMillis, long sweepPointBudgetMillis, @Nullable RedisRoute route,
-		List<Strategy> strategies) {
+		Jvm jvm, List<Strategy> strategies) {
 
 	/**
 	 * A strategy the page offers.

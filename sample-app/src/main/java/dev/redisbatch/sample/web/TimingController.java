@@ -16,6 +16,7 @@ import dev.redisbatch.sample.strategy.RedisBatchAnnotationStrategy;
 import dev.redisbatch.sample.timing.Comparison;
 import dev.redisbatch.sample.timing.ComparisonService;
 import dev.redisbatch.sample.timing.DemoTimer;
+import dev.redisbatch.sample.timing.Jvm;
 import dev.redisbatch.sample.timing.Operation;
 import dev.redisbatch.sample.timing.RunGuard;
 import dev.redisbatch.sample.timing.Sweep;
@@ -48,6 +49,8 @@ public class TimingController {
 	 * The round-trip times the page offers, in milliseconds.
 	 */
 	public static final List<Integer> RTT_CHOICES = List.of(0, 1, 5, 20);
+
+	private static final Jvm JVM = Jvm.current();
 
 	private final OneCommandPerRoundTripStrategy noPipeline;
 
@@ -182,7 +185,7 @@ public class TimingController {
 		}
 		return new Setup(this.properties.getMaxCount(), this.router.roundTrip().toNanos() / 1_000_000.0, RTT_CHOICES,
 				this.router.isRoundTripAdjustable(), this.guard.running(), this.properties.getTimeBudget().toMillis(),
-				this.properties.getSweep().getPointBudget().toMillis(), this.router.route(), strategies);
+				this.properties.getSweep().getPointBudget().toMillis(), this.router.route(), JVM, strategies);
 	}
 
 	/**
