@@ -8,13 +8,16 @@ import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * Keeps the library's architecture honest: it knows nothing of Spring Boot, the API does
- * not know the annotation support built on it, and no two packages (the root package
- * {@code dev.redisbatch} included) depend on each other.
+ * not know the annotation support built on it, auto-batching stands apart from the batch
+ * engine, and no two packages (the root package {@code dev.redisbatch} included) depend
+ * on each other.
  */
 class ArchitectureTests {
 
@@ -34,6 +37,22 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.redisbatch.annotation..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void autoBatchingNeitherUsesNorIsUsedByTheRestOfTheLibrary() {
+		noClasses().that()
+			.resideInAPackage("dev.redisbatch.autobatch..")
+			.should()
+			.dependOnClassesThat(
+					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.autobatch..")))
+			.check(CLASSES);
+		noClasses().that()
+			.resideOutsideOfPackage("dev.redisbatch.autobatch..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.redisbatch.autobatch..")
 			.check(CLASSES);
 	}
 
