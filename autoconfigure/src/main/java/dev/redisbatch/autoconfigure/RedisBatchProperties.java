@@ -89,6 +89,8 @@ public class RedisBatchProperties {
 
 	private final Annotations annotations = new Annotations();
 
+	private final AutoBatching autoBatching = new AutoBatching();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -188,6 +190,10 @@ public class RedisBatchProperties {
 
 	public Annotations getAnnotations() {
 		return this.annotations;
+	}
+
+	public AutoBatching getAutoBatching() {
+		return this.autoBatching;
 	}
 
 	/**
@@ -327,6 +333,42 @@ public class RedisBatchProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * Auto-batching of the application's own Lettuce connections: those of its
+	 * RedisTemplates, caches and sessions, not the batch connections.
+	 */
+	public static class AutoBatching {
+
+		/**
+		 * Whether to send the commands that concurrent callers write to one of the
+		 * application's Lettuce connections in one write.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * Most bytes of one write, from 1KB to 64MB: a group of commands leaves as soon
+		 * as it reaches it.
+		 */
+		private DataSize maxWriteBytes = DataSize.ofKilobytes(64);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public DataSize getMaxWriteBytes() {
+			return this.maxWriteBytes;
+		}
+
+		public void setMaxWriteBytes(DataSize maxWriteBytes) {
+			this.maxWriteBytes = maxWriteBytes;
 		}
 
 	}

@@ -10,6 +10,7 @@ import java.util.List;
 
 import dev.redisbatch.annotation.RedisBatch;
 import dev.redisbatch.annotation.RedisBatchAnnotationBeanPostProcessor;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +77,7 @@ class RedisBatchAotTests {
 				}
 			}
 		}
-		assertThat(types).hasSize(5);
+		assertThat(types).hasSize(6);
 		assertThat(accessors).hasSizeGreaterThan(20)
 			.allSatisfy((method) -> assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method))
 				.as(method.toString())
@@ -109,6 +110,7 @@ class RedisBatchAotTests {
 	void theLibrarysHintsAreIncluded() {
 		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(RedisConnection.class, Serializable.class))
 			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(ClientResources.class)).accepts(hints);
 	}
 
 	private static String generatedSource(Class<?> configuration) {

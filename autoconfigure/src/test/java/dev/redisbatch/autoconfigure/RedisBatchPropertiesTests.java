@@ -63,10 +63,13 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.pool.max-wait", List.of("1ms", "1h"));
 		DOCUMENTED_RANGES.put("redis.batch.metrics.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.annotations.enabled", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.auto-batching.enabled", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.auto-batching.max-write-bytes", List.of("1KB", "64MB"));
 	}
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBatchAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisBatchAutoConfiguration.class,
+				AutoBatchingAutoConfiguration.class));
 
 	@Test
 	void everyPropertyInTheMetadataHasADocumentedRangeHereAndADescription() throws IOException {
