@@ -11,11 +11,17 @@
 #   benchmarks/run.sh --profile reply-path     # the reply-path cells of issue 22: 3 forks, CPU and allocation
 #                                              # per command (docs/performance.md, "How the reply-path cells are measured")
 #   benchmarks/run.sh --profile reply-path-smoke   # the same chain at tiny sizes
+#   benchmarks/run.sh --profile auto-batching --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+#                                              # issue 23: 1-256 platform and 256/1,024 virtual threads (JDK 21+),
+#                                              # one GET or SET at a time, 3 forks (docs/auto-batching.md)
+#   benchmarks/run.sh --profile auto-batching-smoke   # the same chain at 1 and 16 threads, tiny iterations
 #   benchmarks/run.sh --groups peers,physical  # only some groups: peers sweep mixed sizes sizes-1m rtt cluster spring-batch physical memory connections polite
 #                                              # (reply-path profiles: reply-path reply-path-small concurrent memory connections)
+#                                              # (auto-batching profiles: auto-batching-1 -16 -64 -256 -v256 -v1024)
 #   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
 #   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
-#   benchmarks/run.sh --publish                # also copy the report into docs/performance/ (reply-path: docs/performance/reply-path/)
+#   benchmarks/run.sh --publish                # also copy the report into docs/performance/ (reply-path: docs/performance/reply-path/,
+#                                              # auto-batching: docs/performance/auto-batching/)
 #
 # It is the same as: ./mvnw -B -pl benchmarks -am -DskipTests -Pbenchmark verify -Dbenchmark.args="..."
 set -euo pipefail

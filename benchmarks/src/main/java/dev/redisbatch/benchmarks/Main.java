@@ -54,7 +54,7 @@ import org.openjdk.jmh.infra.IterationParams;
  * <li>writes the report, with every ratio taken from this run.</li>
  * </ol>
  * Usage:
- * {@code Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke]
+ * {@code Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke|auto-batching|auto-batching-smoke]
  * [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]}. The groups are the JMH
  * groups of the plan and its other steps: {@code physical}, {@code memory},
  * {@code connections}, {@code polite}.
@@ -112,7 +112,8 @@ public final class Main {
 				case "--prof" -> profiler = args[++i];
 				case "--publish" -> publish = Path.of(args[++i]);
 				case "--help", "-h" -> {
-					System.out.println("Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke]"
+					System.out.println("Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke"
+							+ "|auto-batching|auto-batching-smoke]"
 							+ " [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]");
 					return;
 				}
@@ -241,6 +242,9 @@ public final class Main {
 		for (ConcurrentReaders.Descriptor descriptor : ConcurrentReaders.all()) {
 			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
 		}
+		for (SingleCommandClients.Descriptor descriptor : SingleCommandClients.all()) {
+			this.results.strategyConfigurations.put(descriptor.id(), descriptor.description());
+		}
 	}
 
 	private static String cpuModel() {
@@ -319,8 +323,8 @@ public final class Main {
 		if (!measure.costs()) {
 			return "";
 		}
-		return "; every batch timed (JMH sample time)"
-				+ ((measure.threads() > 1) ? ", " + measure.threads() + " threads" : ", one thread")
+		return "; every batch timed (JMH sample time)" + ((measure.threads() > 1)
+				? ", " + measure.threads() + (measure.virtualThreads() ? " virtual" : "") + " threads" : ", one thread")
 				+ "; CPU per command (CpuCostProfiler) and allocation per command (JMH gc profiler); "
 				+ Math.round(SuiteResults.Interval.CONFIDENCE * 100) + "% confidence intervals over the iterations "
 				+ "of every fork";
@@ -358,6 +362,12 @@ public final class Main {
 		if (measure.costs()) {
 			options.addProfiler(CpuCostProfiler.class);
 			options.addProfiler(GCProfiler.class);
+		}
+		if (measure.benchmark() == AutoBatchingBenchmark.class) {
+			options.addProfiler(CommandsPerWriteProfiler.class);
+		}
+		if (measure.virtualThreads()) {
+			options.jvmArgsAppend("-Djmh.executor=VIRTUAL");
 		}
 		if (profiler != null && !(measure.costs() && "gc".equals(profiler))) {
 			options.addProfiler(profiler);

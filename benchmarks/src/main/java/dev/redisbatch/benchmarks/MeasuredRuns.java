@@ -62,9 +62,11 @@ final class MeasuredRuns {
 		}
 		double p50 = Double.NaN;
 		double p99 = Double.NaN;
+		double p999 = Double.NaN;
 		if (measure.mode() == Mode.SampleTime) {
 			p50 = run.getPrimaryResult().getStatistics().getPercentile(50);
 			p99 = run.getPrimaryResult().getStatistics().getPercentile(99);
+			p999 = run.getPrimaryResult().getStatistics().getPercentile(99.9);
 		}
 		Map<String, Result> secondary = run.getSecondaryResults();
 		SuiteResults.Cost cost = new SuiteResults.Cost(score(secondary, CpuCostProfiler.CALLER),
@@ -73,7 +75,8 @@ final class MeasuredRuns {
 				score(secondary, CpuCostProfiler.SERVER_SHARE), score(secondary, CpuCostProfiler.CLIENT_SHARE),
 				score(secondary, ALLOCATION) / commands);
 		return new SuiteResults.Detail(measure.threads(), forkMeansMs.size(), SuiteResults.Interval.of(iterationMs),
-				List.copyOf(forkMeansMs), p50, p99, SuiteResults.Interval.of(batchesPerSecond), cost);
+				List.copyOf(forkMeansMs), p50, p99, SuiteResults.Interval.of(batchesPerSecond), cost, p999,
+				score(secondary, CommandsPerWriteProfiler.COMMANDS_PER_WRITE));
 	}
 
 	private static double score(Map<String, Result> results, String label) {

@@ -93,6 +93,7 @@ final class Report {
 		environment();
 		new TargetsTable(this.results, this.plan, this.md).write(n);
 		new ReplyPathReport(this.results, this.plan, this.md).write();
+		new AutoBatchingReport(this.results, this.md).write();
 		if (this.plan.group("peers").isPresent()) {
 			headline(n);
 		}

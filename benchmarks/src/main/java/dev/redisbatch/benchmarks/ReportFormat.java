@@ -14,6 +14,7 @@ final class ReportFormat {
 	static String label(String id) {
 		return ConcurrentReaders.find(id)
 			.map(ConcurrentReaders.Descriptor::label)
+			.or(() -> SingleCommandClients.find(id).map(SingleCommandClients.Descriptor::label))
 			.orElseGet(() -> Strategies.describe(id).label());
 	}
 

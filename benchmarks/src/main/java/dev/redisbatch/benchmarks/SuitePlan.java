@@ -26,6 +26,13 @@ import org.openjdk.jmh.annotations.Mode;
  * 10 on loopback, the concurrent scenario (32 threads), and the memory and connection
  * runs of {@code BatchTemplate}.</li>
  * <li>{@code reply-path-smoke}: the same chain at tiny sizes and iterations.</li>
+ * <li>{@code auto-batching}: the auto-batching scenario (issue 23) with three forks: 1,
+ * 16, 64 and 256 platform threads and 256 and 1,024 virtual threads calling the
+ * application's {@code StringRedisTemplate} one command at a time, on loopback and at RTT
+ * 1 ms, with Boot's defaults, Boot with Jedis, Lettuce with Netty's
+ * {@code FlushConsolidationHandler} and auto-batching.</li>
+ * <li>{@code auto-batching-smoke}: the same chain at a few thread counts and tiny
+ * iterations.</li>
  * </ul>
  * A benchmark (strategy, workload, N, network) that an earlier group of the run already
  * measured is not measured again: the {@code rtt} group's RTT 0 column is loopback, the
@@ -151,6 +158,21 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	static final int REPLY_PATH_FORKS = 3;
 
 	/**
+	 * The platform threads of the auto-batching scenario.
+	 */
+	static final List<Integer> AUTO_BATCHING_THREADS = List.of(1, 16, 64, 256);
+
+	/**
+	 * The virtual threads of the auto-batching scenario (reported, not judged).
+	 */
+	static final List<Integer> AUTO_BATCHING_VIRTUAL_THREADS = List.of(256, 1024);
+
+	/**
+	 * The networks of the auto-batching scenario: loopback and the proxy at 1 ms.
+	 */
+	static final List<String> AUTO_BATCHING_NETWORKS = List.of("direct", "rtt1");
+
+	/**
 	 * The byte windows of the memory runs besides the defaults.
 	 */
 	static final List<Long> MEMORY_WINDOWS = List.of(mb(16), mb(64));
@@ -180,8 +202,12 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 					List.of(10), List.of("SET", "GET"), CONCURRENT_THREADS,
 					new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS), new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS),
 					new Iterations(1, 500, 1, 1000, REPLY_PATH_FORKS), 200_000, Duration.ofSeconds(60), 20);
-			default -> throw new IllegalArgumentException(
-					"Unknown profile '" + profile + "': standard, full, smoke, reply-path or reply-path-smoke");
+			case "auto-batching" -> autoBatching("auto-batching", AUTO_BATCHING_THREADS, AUTO_BATCHING_VIRTUAL_THREADS,
+					new Iterations(1, 2000, 4, 1000, REPLY_PATH_FORKS));
+			case "auto-batching-smoke" ->
+				autoBatching("auto-batching-smoke", List.of(1, 16), List.of(16), new Iterations(1, 300, 1, 300, 1));
+			default -> throw new IllegalArgumentException("Unknown profile '" + profile
+					+ "': standard, full, smoke, reply-path, reply-path-smoke, auto-batching or auto-batching-smoke");
 		};
 	}
 
@@ -212,12 +238,39 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	}
 
 	/**
+	 * The auto-batching scenario (issue 23): a group per number of threads, every
+	 * strategy of {@link SingleCommandClients} on loopback and at RTT 1 ms, each measured
+	 * with {@link Measure#singleCommands}; no other step.
+	 */
+	private static SuitePlan autoBatching(String name, List<Integer> platformThreads, List<Integer> virtualThreads,
+			Iterations iterations) {
+		List<Group> groups = new ArrayList<>();
+		List<Block> blocks = List
+			.of(new Block(SingleCommandClients.ids(), List.of("GETSET"), List.of(1), AUTO_BATCHING_NETWORKS));
+		for (int threads : platformThreads) {
+			groups.add(new Group("auto-batching-" + threads,
+					"Auto-batching: " + threads + " platform thread" + ((threads > 1) ? "s" : "")
+							+ ", one GET or SET each at a time",
+					blocks, iterations, Measure.singleCommands(threads, false)));
+		}
+		for (int threads : virtualThreads) {
+			groups.add(new Group("auto-batching-v" + threads,
+					"Auto-batching: " + threads + " virtual threads, one GET or SET each at a time", blocks, iterations,
+					Measure.singleCommands(threads, true)));
+		}
+		return new SuitePlan(name, 1, groups, 0, List.of(), Duration.ofSeconds(60), List.of(), 0, 0, 0, 0, List.of());
+	}
+
+	/**
 	 * Where {@code --publish} copies this plan's report: the reply-path profiles into a
 	 * folder of their own, so that they never overwrite the standard run's report.
 	 * @param docs the folder of the standard report
 	 * @return the folder
 	 */
 	Path publishDirectory(Path docs) {
+		if (this.profile.startsWith("auto-batching")) {
+			return docs.resolve("auto-batching");
+		}
 		return this.profile.startsWith("reply-path") ? docs.resolve("reply-path") : docs;
 	}
 
@@ -449,8 +502,14 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	 * @param costs whether {@link CpuCostProfiler} and JMH's {@code gc} profiler run, for
 	 * the CPU and the allocation per command, and the report gives a confidence interval
 	 * per benchmark
+	 * @param virtualThreads whether JMH's threads are virtual threads
+	 * ({@code -Djmh.executor=VIRTUAL}, JDK 21 and later)
 	 */
-	record Measure(Class<?> benchmark, Mode mode, int threads, boolean costs) {
+	record Measure(Class<?> benchmark, Mode mode, int threads, boolean costs, boolean virtualThreads) {
+
+		Measure(Class<?> benchmark, Mode mode, int threads, boolean costs) {
+			this(benchmark, mode, threads, costs, false);
+		}
 
 		/**
 		 * The standard groups: average time per batch, one thread.
@@ -470,6 +529,16 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 		 */
 		static Measure concurrent(int threads) {
 			return new Measure(ConcurrentBenchmark.class, Mode.SampleTime, threads, true);
+		}
+
+		/**
+		 * The auto-batching scenario: every command timed, with the costs.
+		 * @param threads the threads that call the template at the same time
+		 * @param virtualThreads whether they are virtual threads
+		 * @return the measure
+		 */
+		static Measure singleCommands(int threads, boolean virtualThreads) {
+			return new Measure(AutoBatchingBenchmark.class, Mode.SampleTime, threads, true, virtualThreads);
 		}
 
 		boolean concurrent() {

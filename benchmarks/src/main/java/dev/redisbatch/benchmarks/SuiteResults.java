@@ -116,9 +116,16 @@ final class SuiteResults {
 	 * @param batchesPerSecond the batches per second of wall time, every thread's, with
 	 * its confidence interval over the iterations
 	 * @param cost the CPU and allocation per command
+	 * @param p999Ms the 99.9th percentile (NaN when not sampled)
+	 * @param commandsPerWrite the commands per write of auto-batching (NaN without it)
 	 */
 	record Detail(int threads, int forks, Interval msPerBatch, List<Double> forkMeansMs, double p50Ms, double p99Ms,
-			Interval batchesPerSecond, Cost cost) {
+			Interval batchesPerSecond, Cost cost, double p999Ms, double commandsPerWrite) {
+
+		Detail(int threads, int forks, Interval msPerBatch, List<Double> forkMeansMs, double p50Ms, double p99Ms,
+				Interval batchesPerSecond, Cost cost) {
+			this(threads, forks, msPerBatch, forkMeansMs, p50Ms, p99Ms, batchesPerSecond, cost, Double.NaN, Double.NaN);
+		}
 
 	}
 
