@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,9 +12,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.docs.AutoBatchingConfig;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -35,7 +38,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.dao.DataAccessException;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -274,6 +278,26 @@ class AutoBatchingTests {
 		assertThat(with).isInstanceOf(without.getClass());
 		assertThat(with.getCause()).isInstanceOf(without.getCause().getClass());
 		assertThat(with).isInstanceOf(EncoderException.class);
+	}
+
+	@Test
+	void thePlainSpringConfigurationOfTheDocsBatchesItsTemplatesWrites(RedisProcess server) {
+		try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+			context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("server",
+						Map.of("redis.host", server.host(), "redis.port", String.valueOf(server.port()))));
+			context.register(AutoBatchingConfig.class);
+			context.refresh();
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
+			context.getBean(AutoBatchingMetrics.class).bindTo(registry);
+
+			context.getBean(StringRedisTemplate.class).opsForValue().set("documented", "yes");
+
+			assertThat(AutoBatching.isApplied(context.getBean(ClientResources.class))).isTrue();
+			assertThat(server.call("GET", "documented")).isEqualTo("yes");
+			assertThat(registry.get(AutoBatchingMetrics.COMMANDS_PER_WRITE).summary().totalAmount()).isPositive();
+		}
 	}
 
 	@Test
