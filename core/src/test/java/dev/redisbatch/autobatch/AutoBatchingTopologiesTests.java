@@ -1,6 +1,7 @@
 package dev.redisbatch.autobatch;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,6 +11,7 @@ import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.RedisSentinels;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -36,12 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Auto-batching where the connection factory connects to a cluster (a connection per
- * node, each batched on its own) and over TLS (the coalesced writes go through Netty's
- * TLS handler): the same sequences keep their order.
+ * Auto-batching wherever the connection factory connects: a cluster (a connection per
+ * node, each batched on its own), a master found through Sentinel, and TLS (the coalesced
+ * writes go through Netty's TLS handler): the same sequences keep their order.
  */
 @ExtendWith(RedisClusterExtension.class)
-class AutoBatchingClusterAndTlsTests {
+class AutoBatchingTopologiesTests {
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -76,6 +79,23 @@ class AutoBatchingClusterAndTlsTests {
 		assertThat(this.channels.stream().map((channel) -> channel.pipeline().last()).filter(Objects::nonNull))
 			.hasSizeGreaterThanOrEqualTo(3)
 			.allSatisfy((last) -> assertThat(last).isInstanceOf(CallerWrites.class));
+	}
+
+	@Test
+	void throughSentinelTheMastersConnectionKeepsTheOrderOfItsCallers() throws InterruptedException {
+		try (RedisSentinels sentinels = RedisSentinels.start(0)) {
+			RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration(RedisSentinels.MASTER_NAME,
+					new HashSet<>(sentinels.sentinelHostsAndPorts()));
+			StringRedisTemplate template = template(sentinel, LettuceClientConfiguration.builder());
+			template.hasKey("warm-up");
+			this.listener.reset();
+
+			long sent = Sequences.run(template, "sentinel-sequence", 16, 200);
+
+			assertThat(this.listener.commands()).isEqualTo(sent + 16);
+			assertThat(this.listener.largestWrite()).isGreaterThan(1);
+			assertThat(sentinels.master().call("GET", "sentinel-sequence:15")).isEqualTo("200");
+		}
 	}
 
 	@Test
@@ -118,7 +138,7 @@ class AutoBatchingClusterAndTlsTests {
 
 				@Override
 				public void afterChannelInitialized(Channel channel) {
-					AutoBatchingClusterAndTlsTests.this.channels.add(channel);
+					AutoBatchingTopologiesTests.this.channels.add(channel);
 				}
 
 			}).build());
