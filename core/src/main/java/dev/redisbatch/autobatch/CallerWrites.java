@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * empty schedules one drain on the event loop. The drain writes everything queued by
  * then, in the order it was queued, and flushes once: a group commit with one event-loop
  * task and one flush per group instead of one per command. A lone command is written by
- * the drain its own write scheduled, as at once as Netty's own task would: no timer,
+ * the drain its own write scheduled, as soon as Netty's own task would be: no timer,
  * ever.
  * <p>
  * Writes made on the event loop itself (Lettuce's handshake, commands re-sent after a

@@ -56,6 +56,11 @@ final class WriteCoalescer extends ChannelDuplexHandler {
 
 	private @Nullable WritePromises promises;
 
+	/**
+	 * The bytes of the last write, to size the next buffer.
+	 */
+	private int lastWriteBytes;
+
 	WriteCoalescer(int maxWriteBytes, WriteListener listener) {
 		this.maxWriteBytes = maxWriteBytes;
 		this.listener = listener;
@@ -77,7 +82,8 @@ final class WriteCoalescer extends ChannelDuplexHandler {
 		ByteBuf buffer = this.buffer;
 		WritePromises promises = this.promises;
 		if (buffer == null || promises == null) {
-			buffer = ctx.alloc().ioBuffer();
+			// sized like the last write: a busy connection's groups are alike
+			buffer = ctx.alloc().ioBuffer(Math.min(this.maxWriteBytes, Math.max(256, this.lastWriteBytes)));
 			promises = new WritePromises(16);
 			this.buffer = buffer;
 			this.promises = promises;
@@ -158,9 +164,20 @@ final class WriteCoalescer extends ChannelDuplexHandler {
 		}
 		this.buffer = null;
 		this.promises = null;
+		if (promises.size() == 0) {
+			// only a command that could not be encoded was in it
+			buffer.release();
+			return;
+		}
+		this.lastWriteBytes = buffer.readableBytes();
 		ChannelPromise write = encoder.newPromise();
 		write.addListener(promises);
-		this.listener.written(promises.size());
+		try {
+			this.listener.written(promises.size());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("A WriteListener of auto-batching failed; the write goes on", ex);
+		}
 		encoder.write(buffer, write);
 	}
 

@@ -31,7 +31,11 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.EncoderException;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -298,6 +302,38 @@ class AutoBatchingTests {
 			assertThat(server.call("GET", "documented")).isEqualTo("yes");
 			assertThat(registry.get(AutoBatchingMetrics.COMMANDS_PER_WRITE).summary().totalAmount()).isPositive();
 		}
+	}
+
+	@Test
+	void nettyCallsAHandlerOfTheImmediateExecutorOnTheThreadThatWrites(RedisProcess server) {
+		// what CallerWrites relies on: Netty hands it a write on the caller's thread,
+		// before any task of the event loop
+		List<Thread> writers = new CopyOnWriteArrayList<>();
+		ClientResources resources = track(DefaultClientResources.builder().nettyCustomizer(new NettyCustomizer() {
+
+			@Override
+			public void afterChannelInitialized(Channel channel) {
+				channel.pipeline()
+					.addLast(ImmediateEventExecutor.INSTANCE, "probe", new ChannelOutboundHandlerAdapter() {
+
+						@Override
+						public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+							writers.add(Thread.currentThread());
+							ctx.write(msg, promise);
+						}
+
+					});
+			}
+
+		}).build());
+		RedisClient client = RedisClient.create(resources, RedisURI.create(server.host(), server.port()));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			connection.sync().set("probed", "yes");
+		}
+		finally {
+			client.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+		assertThat(writers).contains(Thread.currentThread());
 	}
 
 	@Test
