@@ -78,7 +78,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private final RedisClient client;
 
-	private final @Nullable ClientResources ownedResources;
+	private final ClientResources ownedResources;
 
 	private final Topology topology;
 
@@ -93,7 +93,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	private final AsyncBatches asyncBatches = new AsyncBatches();
 
-	private final LettuceInternals.Channels channels = new LettuceInternals.Channels();
+	private final LettuceInternals.Channels channels;
 
 	/**
 	 * The server of a standalone or Sentinel pool; {@code null} for a cluster.
@@ -106,16 +106,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final @Nullable ClusterMasters masters;
 
 	private BatchConnectionPool(Builder builder) {
-		ClientResources resources = builder.clientResources;
-		// Batches measure themselves: no per-command latency recording on batch
-		// connections. The Netty customizer lets a chunk be written to a connection's
-		// channel as one message.
-		this.ownedResources = (resources != null) ? null
-				: DefaultClientResources.builder()
-					.commandLatencyRecorder(CommandLatencyRecorder.disabled())
-					.nettyCustomizer(this.channels)
-					.build();
-		ClientResources used = (resources != null) ? resources : this.ownedResources;
+		this.ownedResources = batchResources(builder.clientResources);
+		this.channels = (LettuceInternals.Channels) this.ownedResources.nettyCustomizer();
+		ClientResources used = this.ownedResources;
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
 		this.poolConfig = poolConfig(builder);
@@ -341,10 +334,27 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * The Netty channel of a connection, to write a whole chunk as one message;
-	 * {@code null} when the pool does not know it (client resources the pool did not
-	 * create), and the chunk goes through Lettuce's per-command dispatch instead.
+	 * The resources of the pool's connections: the batch's Netty handler goes on each
+	 * (through {@link LettuceInternals.Channels}), and batches measure themselves, so no
+	 * per-command latency is recorded. Built on the application's resources, they share
+	 * its event loops, executor and timer, and run its Netty customizer first.
 	 */
+	private static ClientResources batchResources(@Nullable ClientResources application) {
+		if (application == null) {
+			return DefaultClientResources.builder()
+				.commandLatencyRecorder(CommandLatencyRecorder.disabled())
+				.nettyCustomizer(new LettuceInternals.Channels(null))
+				.build();
+		}
+		return application.mutate()
+			.eventLoopGroupProvider(application.eventLoopGroupProvider())
+			.eventExecutorGroup(application.eventExecutorGroup())
+			.timer(application.timer())
+			.commandLatencyRecorder(CommandLatencyRecorder.disabled())
+			.nettyCustomizer(new LettuceInternals.Channels(application.nettyCustomizer()))
+			.build();
+	}
+
 	private @Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
 		return this.channels.channelOf(connection);
 	}
@@ -372,9 +382,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 			server().close();
 		}
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		if (this.ownedResources != null) {
-			this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
-		}
+		// The pool's own resources: with the application's, they share its event loops,
+		// executor and timer, which this leaves running.
+		this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
 	}
 
 	/**

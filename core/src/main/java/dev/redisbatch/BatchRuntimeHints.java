@@ -61,6 +61,11 @@ class BatchRuntimeHints implements RuntimeHintsRegistrar {
 		for (Class<?> type : interfaceHierarchy(CALLBACK_CONNECTION_INTERFACES)) {
 			hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}
+		// Netty looks up a handler's public methods reflectively (to skip those marked
+		// @Skip) when the batch's handler joins a connection's pipeline.
+		for (Class<?> type = Wire.class; type != Object.class; type = type.getSuperclass()) {
+			hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
+		}
 		hints.reflection()
 			.registerType(TypeReference.of(BaseObjectPoolConfig.DEFAULT_EVICTION_POLICY_CLASS_NAME),
 					MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);

@@ -1,43 +1,53 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
 import dev.redisbatch.protocol.Slots;
-import io.lettuce.core.TransactionResult;
-import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.MultiOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.PushOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.protocol.RedisStateMachine;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A chunk of commands: encoded one after the other into one buffer, sent in one write on
- * one connection, and settled together. It counts down as its commands complete, and the
- * batch's thread waits for zero or the chunk's deadline.
+ * one connection, and settled together. Its replies are decoded on the batch's thread, in
+ * order, straight into its commands' outputs (see {@link Replies}).
  * <p>
  * Settling decides every command's outcome from its reply, and hands back what it found
  * as a {@link ChunkSettlement}: the chunk never changes the state of its lane or batch.
  */
-final class Chunk implements CommandResponse.Countdown {
+final class Chunk {
 
-	private static final AtomicIntegerFieldUpdater<Chunk> REMAINING = AtomicIntegerFieldUpdater.newUpdater(Chunk.class,
-			"remaining");
+	/** Expecting the reply to {@code MULTI}. */
+	private static final int MULTI = 0;
+
+	/** Expecting the {@code QUEUED} (or the error) of the command at {@link #step}. */
+	private static final int QUEUED = 1;
+
+	/** Expecting the start of {@code EXEC}'s reply. */
+	private static final int EXEC = 2;
+
+	/** Expecting the reply of the command at {@link #step}. */
+	private static final int REPLIES = 3;
+
+	/** Every reply was decoded. */
+	private static final int DECODED = 4;
+
+	/**
+	 * What {@link #nextOutput} answers for a reply it read in place.
+	 */
+	private static final CommandOutput<byte[], byte[], ?> READ_IN_PLACE = new StatusOutput<>(ByteArrayCodec.INSTANCE);
 
 	private final ByteBuf buffer;
 
@@ -59,23 +69,43 @@ final class Chunk implements CommandResponse.Countdown {
 
 	private int size;
 
-	private volatile int remaining;
-
-	private volatile @Nullable Thread waiter;
-
 	private @Nullable Lease lease;
 
 	private long sentAt;
 
 	private long deadline;
 
-	private @Nullable AsyncCommand<byte[], byte[], TransactionResult> exec;
-
 	private boolean topologyStale;
 
 	private boolean readOnly;
 
 	private int refusedForNow;
+
+	// the replies, decoded on the batch's thread
+
+	private int phase;
+
+	private int step;
+
+	/**
+	 * The output of the reply being decoded, or {@code null} between replies.
+	 */
+	private @Nullable CommandOutput<byte[], byte[], ?> reading;
+
+	/**
+	 * The command whose reply is being decoded, while it waits for it.
+	 */
+	private @Nullable CommandResponse<?> replying;
+
+	private boolean readingPush;
+
+	private boolean askingRead;
+
+	private @Nullable String execError;
+
+	private boolean execDiscarded;
+
+	private final Consumer<Throwable> unreadable = this::unreadable;
 
 	/**
 	 * An empty chunk.
@@ -89,6 +119,7 @@ final class Chunk implements CommandResponse.Countdown {
 		this.buffer = buffer;
 		this.capacity = capacity;
 		this.transactional = transactional;
+		this.phase = transactional ? MULTI : REPLIES;
 		this.responses = new CommandResponse<?>[Math.min(capacity, 64)];
 		if (cluster) {
 			this.bounds = new int[this.responses.length * 2];
@@ -159,72 +190,21 @@ final class Chunk implements CommandResponse.Countdown {
 		return current;
 	}
 
-	@Override
-	public void countDown() {
-		if (REMAINING.decrementAndGet(this) == 0) {
-			Thread thread = this.waiter;
-			if (thread != null) {
-				LockSupport.unpark(thread);
-			}
-		}
-	}
-
 	// ------------------------------------------------------------------ the write
 
 	/**
-	 * Write the chunk on a leased connection, in one message when the connection's
-	 * channel is known.
+	 * Write the chunk on a leased connection, in one message below Lettuce's encoder.
 	 * @param to the connection
-	 * @param channel its channel, or {@code null} to go through Lettuce's dispatch
 	 * @param timeoutNanos how long the chunk may take until its last reply
-	 * @return {@code false} when the connection refused the whole write (it was closed),
-	 * so that nothing was sent
+	 * @return {@code false} when the connection was closed, so that nothing was sent
 	 */
-	boolean write(Lease to, @Nullable Channel channel, long timeoutNanos) {
-		StatefulConnection<byte[], byte[]> target = to.connection();
+	boolean write(Lease to, long timeoutNanos) {
 		this.lease = to;
-		this.remaining = this.size;
-		List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>(this.size + 2);
 		if (this.transactional) {
-			// MULTI and EXEC go through Lettuce's own dispatch, which makes EXEC's reply
-			// complete the commands in between. MULTI carries the chunk's bytes.
 			this.buffer.writeBytes(WireCommand.EXEC);
-			commands
-				.add(new WireCommand<>(CommandType.MULTI, new StatusOutput<>(ByteArrayCodec.INSTANCE), this.buffer));
-			for (int i = 0; i < this.size; i++) {
-				this.responses[i].sendWith(this, null);
-				commands.add(this.responses[i]);
-			}
-			this.exec = new WireCommand<>(CommandType.EXEC, new MultiOutput<>(ByteArrayCodec.INSTANCE), null);
-			commands.add(this.exec);
-			start(timeoutNanos);
-			target.dispatch(commands);
-			return !LettuceInternals.refusedWholeWrite(firstFailure(commands.get(0)));
-		}
-		List<Integer> asking = this.askingBefore;
-		for (int i = 0; i < this.size; i++) {
-			if (asking != null && asking.contains(i)) {
-				// the reply to ASKING is not a command of the batch
-				commands.add(new WireCommand<>(CommandType.ASKING, new StatusOutput<>(ByteArrayCodec.INSTANCE),
-						(i == 0) ? this.buffer : null));
-				this.responses[i].sendWith(this, null);
-			}
-			else {
-				this.responses[i].sendWith(this, (i == 0) ? this.buffer : null);
-			}
-			commands.add(this.responses[i]);
 		}
 		start(timeoutNanos);
-		if (channel == null) {
-			target.dispatch(commands);
-			return !LettuceInternals.refusedWholeWrite(firstFailure(commands.get(0)));
-		}
-		return LettuceInternals.writeToChannel(channel, commands);
-	}
-
-	private static @Nullable Throwable firstFailure(RedisCommand<byte[], byte[], ?> first) {
-		return (first instanceof CommandResponse<?> response) ? response.localFailure()
-				: LettuceInternals.failureOf(first);
+		return to.write(this);
 	}
 
 	private void start(long timeoutNanos) {
@@ -232,12 +212,197 @@ final class Chunk implements CommandResponse.Countdown {
 		this.deadline = this.sentAt + timeoutNanos;
 	}
 
+	// ------------------------------------------------------------------ the replies
+
+	/**
+	 * Whether every reply of the chunk (and of its {@code EXEC}) was decoded.
+	 */
+	boolean isDecoded() {
+		return this.phase == DECODED;
+	}
+
+	/**
+	 * Decode as many of the chunk's replies as the bytes hold. RESP3 push frames between
+	 * replies are read past. Replies that come after the chunk settled (late ones) are
+	 * read too, and dropped.
+	 * @param bytes the connection's bytes, from the next reply on
+	 * @param decoder the connection's decoder, which keeps a reply read in part
+	 * @return whether every reply of the chunk is decoded
+	 */
+	boolean decode(ByteBuf bytes, RedisStateMachine decoder) {
+		while (this.phase != DECODED) {
+			CommandOutput<byte[], byte[], ?> output = this.reading;
+			if (output == null) {
+				if (!bytes.isReadable()) {
+					return false;
+				}
+				if (bytes.getByte(bytes.readerIndex()) == '>') {
+					// a push frame (a RESP3 maintenance or tracking notice) is not a
+					// reply
+					output = new PushOutput<>(ByteArrayCodec.INSTANCE);
+					this.readingPush = true;
+				}
+				else {
+					output = nextOutput(bytes);
+					if (output == null) {
+						return false;
+					}
+					if (output == READ_IN_PLACE) {
+						continue;
+					}
+				}
+				this.reading = output;
+			}
+			if (!decoder.decode(bytes, output, this.unreadable)) {
+				return false;
+			}
+			this.reading = null;
+			if (this.readingPush) {
+				this.readingPush = false;
+			}
+			else {
+				replyRead();
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * The output for the next reply; {@link #READ_IN_PLACE} when it was a status line
+	 * read past or {@code EXEC}'s header, or {@code null} when its line has not fully
+	 * arrived.
+	 */
+	private @Nullable CommandOutput<byte[], byte[], ?> nextOutput(ByteBuf bytes) {
+		switch (this.phase) {
+			case MULTI -> {
+				if (!skipLine(bytes)) {
+					return null;
+				}
+				this.phase = QUEUED;
+				this.step = 0;
+				return READ_IN_PLACE;
+			}
+			case QUEUED -> {
+				if (bytes.getByte(bytes.readerIndex()) != '+') {
+					// refused while queued: the error is the command's reply
+					return outputOf(this.step);
+				}
+				if (!skipLine(bytes)) {
+					return null;
+				}
+				nextQueued();
+				return READ_IN_PLACE;
+			}
+			case EXEC -> {
+				return readExecHeader(bytes) ? READ_IN_PLACE : null;
+			}
+			default -> {
+				List<Integer> asking = this.askingBefore;
+				if (asking != null && !this.askingRead && asking.contains(this.step)) {
+					// the reply to ASKING is not a command's
+					if (!skipLine(bytes)) {
+						return null;
+					}
+					this.askingRead = true;
+					return READ_IN_PLACE;
+				}
+				return outputOf(this.step);
+			}
+		}
+	}
+
+	private CommandOutput<byte[], byte[], ?> outputOf(int i) {
+		CommandResponse<?> response = this.responses[i];
+		CommandOutput<byte[], byte[], ?> output = response.isSettled() ? null : response.getOutput();
+		if (output == null) {
+			// settled already (its deadline passed): the late reply is read and dropped
+			this.replying = null;
+			return new PushOutput<>(ByteArrayCodec.INSTANCE);
+		}
+		this.replying = response;
+		return output;
+	}
+
+	private void replyRead() {
+		CommandResponse<?> response = this.replying;
+		this.replying = null;
+		if (response != null) {
+			response.complete();
+		}
+		if (this.phase == QUEUED) {
+			nextQueued();
+			return;
+		}
+		this.askingRead = false;
+		if (++this.step == this.size) {
+			this.phase = DECODED;
+		}
+	}
+
+	private void nextQueued() {
+		if (++this.step == this.size) {
+			this.phase = EXEC;
+			this.step = 0;
+		}
+	}
+
+	private void unreadable(Throwable failure) {
+		CommandResponse<?> response = this.replying;
+		if (response != null) {
+			response.completeExceptionally(failure);
+		}
+	}
+
+	/**
+	 * Read {@code EXEC}'s reply up to its elements: an error ({@code EXECABORT}), a null
+	 * (the transaction was discarded), or the header of the array of the commands'
+	 * replies, which follow.
+	 * @return {@code false} when its line has not fully arrived
+	 */
+	private boolean readExecHeader(ByteBuf bytes) {
+		int start = bytes.readerIndex();
+		int end = bytes.indexOf(start, bytes.writerIndex(), (byte) '\n');
+		if (end < 0) {
+			return false;
+		}
+		byte type = bytes.getByte(start);
+		String line = bytes.toString(start + 1, Math.max(0, end - start - 2), StandardCharsets.UTF_8);
+		bytes.readerIndex(end + 1);
+		if (type == '-') {
+			this.execError = line;
+			this.phase = DECODED;
+		}
+		else if (type == '_' || line.startsWith("-")) {
+			this.execDiscarded = true;
+			this.phase = DECODED;
+		}
+		else {
+			this.phase = REPLIES;
+			this.step = 0;
+		}
+		return true;
+	}
+
+	/**
+	 * Read past a whole status line.
+	 * @return {@code false} when the line has not fully arrived
+	 */
+	private static boolean skipLine(ByteBuf bytes) {
+		int end = bytes.indexOf(bytes.readerIndex(), bytes.writerIndex(), (byte) '\n');
+		if (end < 0) {
+			return false;
+		}
+		bytes.readerIndex(end + 1);
+		return true;
+	}
+
 	// ------------------------------------------------------------------ settling
 
 	/**
-	 * Wait for the replies (until every command is answered, the deadline passes or the
-	 * thread is interrupted: its flag stays set), then decide every command's outcome,
-	 * except those a cluster redirected: they are handed back to be sent elsewhere.
+	 * Wait for the replies (until every command is answered, the connection closes, the
+	 * deadline passes or the thread is interrupted: its flag stays set), then decide
+	 * every command's outcome, except those a cluster redirected: they are handed back to
+	 * be sent elsewhere.
 	 * @param timeout the chunk timeout, for messages
 	 * @param ledger where outcomes are counted
 	 * @param host the host the chunk went to: where a redirect that names no host points
@@ -245,64 +410,24 @@ final class Chunk implements CommandResponse.Countdown {
 	 */
 	ChunkSettlement awaitAndSettle(Duration timeout, OutcomeLedger ledger, String host) {
 		boolean interrupted = Thread.currentThread().isInterrupted();
-		boolean answered = !interrupted && await();
+		Replies replies = lease().replies();
+		boolean decoded = interrupted ? decodeWhatArrived(replies) : replies.await(this, this.deadline);
 		interrupted = interrupted || Thread.currentThread().isInterrupted();
-		String noReply = interrupted ? Messages.noReplyInterrupted() : Messages.noReplyInTime(timeout);
-		Throwable connectionFailure = connectionFailure();
+		Throwable connectionFailure = (!decoded && replies.isClosed()) ? new RedisException("Connection closed") : null;
+		// a closed connection answers too: what came before the close is decoded, and
+		// the rest will never come
+		boolean answered = decoded || connectionFailure != null;
+		String noReply = (connectionFailure != null) ? Messages.noReplyConnection(connectionFailure)
+				: interrupted ? Messages.noReplyInterrupted() : Messages.noReplyInTime(timeout);
 		List<Reroute> reroutes = new ArrayList<>(0);
 		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,
 				this.topologyStale, this.readOnly, System.nanoTime() - this.sentAt);
 	}
 
-	private boolean await() {
-		this.waiter = Thread.currentThread();
-		while (this.remaining > 0) {
-			long left = this.deadline - System.nanoTime();
-			if (left <= 0 || Thread.currentThread().isInterrupted()) {
-				return false;
-			}
-			LockSupport.parkNanos(this, left);
-		}
-		AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
-		return transaction == null || waitFor(transaction);
-	}
-
-	private boolean waitFor(AsyncCommand<byte[], byte[], TransactionResult> command) {
-		long left = this.deadline - System.nanoTime();
-		if (command.isDone()) {
-			return true;
-		}
-		if (left <= 0) {
-			return false;
-		}
-		try {
-			command.get(left, TimeUnit.NANOSECONDS);
-		}
-		catch (ExecutionException | CancellationException ex) {
-			// completed exceptionally: settle() reads the failure
-		}
-		catch (TimeoutException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-		return true;
-	}
-
-	/**
-	 * The failure that completed the last command without a reply (such as a closed
-	 * connection), or {@code null}.
-	 */
-	private @Nullable Throwable connectionFailure() {
-		AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
-		if (transaction != null) {
-			Throwable failure = LettuceInternals.failureOf(transaction);
-			return (failure == null || LettuceInternals.isErrorReply(failure)) ? null : failure;
-		}
-		return this.responses[this.size - 1].localFailure();
+	private boolean decodeWhatArrived(Replies replies) {
+		replies.decodeReceived();
+		return isDecoded();
 	}
 
 	/**
@@ -310,12 +435,11 @@ final class Chunk implements CommandResponse.Countdown {
 	 * @return how many commands ended {@link Outcome#UNKNOWN}
 	 */
 	private int settle(String noReply, OutcomeLedger ledger, List<Reroute> reroutes, String host) {
-		AsyncCommand<byte[], byte[], TransactionResult> transaction = this.exec;
-		if (transaction != null && transactionAborted(transaction)) {
+		if (this.execError != null || this.execDiscarded) {
 			// EXECABORT (a command was refused while queueing) or discarded: nothing in
 			// the chunk ran.
-			String execError = LettuceInternals.errorReply(transaction);
-			String reason = (execError != null) ? execError : "transaction discarded";
+			String execFailure = this.execError;
+			String reason = (execFailure != null) ? execFailure : "transaction discarded";
 			for (int i = 0; i < this.size; i++) {
 				String own = this.responses[i].errorReply();
 				if (own != null && own.startsWith("MOVED ")) {
@@ -332,7 +456,7 @@ final class Chunk implements CommandResponse.Countdown {
 			CommandResponse<?> response = this.responses[i];
 			String error = response.errorReply();
 			if (error != null) {
-				if (this.bounds != null && transaction == null) {
+				if (this.bounds != null && !this.transactional) {
 					Redirect redirect = Redirect.parse(error);
 					if (redirect != null) {
 						String target = redirect.host().isEmpty() ? host : redirect.host();
@@ -356,24 +480,6 @@ final class Chunk implements CommandResponse.Countdown {
 			}
 		}
 		return unknown;
-	}
-
-	/**
-	 * Whether EXEC answered that the transaction did not run: an error (EXECABORT) or a
-	 * discarded transaction.
-	 */
-	private static boolean transactionAborted(AsyncCommand<byte[], byte[], TransactionResult> transaction) {
-		if (!transaction.isDone()) {
-			return false;
-		}
-		if (LettuceInternals.errorReply(transaction) != null) {
-			return true;
-		}
-		if (transaction.isCompletedExceptionally()) {
-			return false;
-		}
-		TransactionResult result = transaction.getNow(null);
-		return result != null && result.wasDiscarded();
 	}
 
 	/**

@@ -1,7 +1,5 @@
 package dev.redisbatch;
 
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -9,10 +7,8 @@ import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
-import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,17 +27,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the value type
  */
-final class CommandResponse<T extends @Nullable Object> implements Response<T>, RedisCommand<byte[], byte[], Object> {
+final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 
 	private static final Object NOT_CONVERTED = new Object();
-
-	@SuppressWarnings("rawtypes")
-	private static final AtomicIntegerFieldUpdater<CommandResponse> STATE = AtomicIntegerFieldUpdater
-		.newUpdater(CommandResponse.class, "state");
-
-	private static final int PENDING = 0;
-
-	private static final int DONE = 1;
 
 	private static final int REDIRECTABLE = 1;
 
@@ -61,13 +49,9 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	 */
 	private @Nullable RedisCommand<byte[], byte[], ?> delegate;
 
-	private volatile int state;
+	private boolean done;
 
-	private volatile @Nullable Throwable localFailure;
-
-	private @Nullable Countdown countdown;
-
-	private @Nullable ByteBuf carries;
+	private @Nullable Throwable localFailure;
 
 	private @Nullable Object raw;
 
@@ -140,53 +124,22 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		return this.index;
 	}
 
-	/**
-	 * Lettuce puts every command of a written chunk into a hash set (to catch a command
-	 * written twice). The position in the batch is a ready, well-spread hash, cheaper
-	 * than an identity hash; equality stays identity.
-	 */
-	@Override
-	public int hashCode() {
-		return this.index;
-	}
-
-	@Override
-	public boolean equals(@Nullable Object other) {
-		return this == other;
-	}
-
-	// ------------------------------------------------------------------ on the wire
+	// ------------------------------------------------------------------ the reply
 
 	/**
-	 * Go out with the given chunk: count it down on completion, and write its bytes if
-	 * this is its first command.
+	 * The output its reply is decoded into (on the batch's thread, by its chunk), or
+	 * {@code null} once it is settled.
 	 */
-	void sendWith(Countdown chunk, @Nullable ByteBuf bytes) {
-		this.countdown = chunk;
-		this.carries = bytes;
-	}
-
-	@Override
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	public CommandOutput<byte[], byte[], Object> getOutput() {
+	@Nullable CommandOutput<byte[], byte[], Object> getOutput() {
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
 		return (CommandOutput) ((lettuce != null) ? lettuce.getOutput() : this.output);
 	}
 
-	@Override
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	public void setOutput(CommandOutput<byte[], byte[], Object> output) {
-		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
-		if (lettuce != null) {
-			((RedisCommand) lettuce).setOutput(output);
-		}
-		else {
-			this.output = output;
-		}
-	}
-
-	@Override
-	public void complete() {
+	/**
+	 * Its whole reply was decoded into its output.
+	 */
+	void complete() {
 		Throwable failure = this.localFailure;
 		if (failure != null && !(failure instanceof UnreadableReply)) {
 			// The whole reply was read, but the output could not take it (a command sent
@@ -199,11 +152,13 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 			// command waits for that reply instead.
 			lettuce.complete();
 		}
-		done();
+		this.done = true;
 	}
 
-	@Override
-	public boolean completeExceptionally(Throwable failure) {
+	/**
+	 * Its output could not take a part of its reply; the rest of the reply is still read.
+	 */
+	void completeExceptionally(Throwable failure) {
 		// Lettuce wrappers report an error reply this way too: that is Redis's answer,
 		// which the output holds, not a local failure.
 		if (!LettuceInternals.isErrorReply(failure)) {
@@ -213,52 +168,15 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		if (lettuce != null) {
 			lettuce.completeExceptionally(failure);
 		}
-		done();
-		return true;
+		this.done = true;
 	}
 
-	@Override
-	public void cancel() {
-		completeExceptionally(new CancellationException("cancelled"));
-	}
-
-	@Override
-	public @Nullable CommandArgs<byte[], byte[]> getArgs() {
-		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;
-		return (lettuce != null) ? lettuce.getArgs() : null;
-	}
-
-	@Override
-	public ProtocolKeyword getType() {
+	ProtocolKeyword getType() {
 		return this.type;
 	}
 
-	@Override
-	public void encode(ByteBuf buffer) {
-		ByteBuf bytes = this.carries;
-		if (bytes != null) {
-			this.carries = null;
-			buffer.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
-		}
-	}
-
-	@Override
-	public boolean isCancelled() {
-		return false;
-	}
-
-	@Override
-	public boolean isDone() {
-		return this.state == DONE;
-	}
-
-	private void done() {
-		if (STATE.compareAndSet(this, PENDING, DONE)) {
-			Countdown chunk = this.countdown;
-			if (chunk != null) {
-				chunk.countDown();
-			}
-		}
+	boolean isDone() {
+		return this.done;
 	}
 
 	// ------------------------------------------------------------------ the response
@@ -411,8 +329,6 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		}
 		this.output = null;
 		this.delegate = null;
-		this.countdown = null;
-		this.carries = null;
 	}
 
 	private Extras extras() {
@@ -448,7 +364,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 			result.setError((String) null);
 		}
 		this.localFailure = null;
-		this.state = PENDING;
+		this.done = false;
 		return ++extras().redirects;
 	}
 
@@ -496,7 +412,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 		extras().pendingOutcome = null;
 		this.reason = null;
 		this.cause = null;
-		this.state = PENDING;
+		this.done = false;
 	}
 
 	/**
@@ -530,15 +446,6 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T>, 
 	public String toString() {
 		Outcome current = this.outcome;
 		return "Response[#" + this.index + " " + name() + " " + ((current != null) ? current : "PENDING") + "]";
-	}
-
-	/**
-	 * What a chunk counts down as its commands complete.
-	 */
-	interface Countdown {
-
-		void countDown();
-
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.redisbatch;
 import java.util.ArrayDeque;
 import java.util.List;
 
+import io.lettuce.core.api.StatefulConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
@@ -210,7 +211,7 @@ final class Lane {
 				breakLease(current);
 				continue;
 			}
-			if (chunk.write(current, node().channelOf(current.connection()), this.settings.timeoutNanos())) {
+			if (chunk.write(current, this.settings.timeoutNanos())) {
 				this.inFlight.add(chunk);
 				this.inFlightBytes += chunk.bytes();
 				this.inFlightCommands += chunk.size();
@@ -263,7 +264,9 @@ final class Lane {
 
 	private @Nullable Lease borrow() {
 		try {
-			Lease borrowed = new Lease(node().borrow());
+			NodePool node = node();
+			StatefulConnection<byte[], byte[]> connection = node.borrow();
+			Lease borrowed = new Lease(connection, node.wireOf(connection));
 			this.lease = borrowed;
 			return borrowed;
 		}
@@ -343,6 +346,7 @@ final class Lane {
 	 */
 	private void breakLease(Lease broken) {
 		if (broken.markBroken()) {
+			broken.end();
 			node().invalidate(broken.connection());
 		}
 	}
@@ -353,7 +357,14 @@ final class Lane {
 	void releaseLease() {
 		Lease current = this.lease;
 		if (current != null && !current.isBroken()) {
-			node().release(current.connection());
+			if (current.end()) {
+				node().release(current.connection());
+			}
+			else {
+				// a reply came that no chunk asked for: the connection is not reused
+				current.markBroken();
+				node().invalidate(current.connection());
+			}
 		}
 		this.lease = null;
 	}

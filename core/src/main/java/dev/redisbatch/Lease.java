@@ -3,25 +3,49 @@ package dev.redisbatch;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
- * A pooled connection that a lane holds for the length of a batch. Once broken it serves
- * no more chunks and leaves the pool.
+ * A pooled connection that a lane holds for the length of a batch: while it does, the
+ * connection's {@link Wire} hands every reply to the lease's {@link Replies}, decoded on
+ * the batch's thread. Once broken it serves no more chunks and leaves the pool.
  */
 final class Lease {
 
 	private final StatefulConnection<byte[], byte[]> connection;
 
+	private final Wire wire;
+
+	private final Replies replies;
+
 	private boolean broken;
 
-	Lease(StatefulConnection<byte[], byte[]> connection) {
+	Lease(StatefulConnection<byte[], byte[]> connection, Wire wire) {
 		this.connection = connection;
+		this.wire = wire;
+		this.replies = new Replies(wire);
+		wire.lease();
 	}
 
 	StatefulConnection<byte[], byte[]> connection() {
 		return this.connection;
 	}
 
+	Replies replies() {
+		return this.replies;
+	}
+
 	boolean isOpen() {
-		return this.connection.isOpen();
+		return !this.wire.isClosed() && this.connection.isOpen();
+	}
+
+	/**
+	 * Write a chunk's bytes in one message.
+	 * @return {@code false} when the connection was closed, so that nothing was sent
+	 */
+	boolean write(Chunk chunk) {
+		if (!this.wire.write(chunk.buffer().retainedDuplicate())) {
+			return false;
+		}
+		this.replies.written(chunk);
+		return true;
 	}
 
 	boolean isBroken() {
@@ -36,6 +60,15 @@ final class Lease {
 		boolean first = !this.broken;
 		this.broken = true;
 		return first;
+	}
+
+	/**
+	 * End the lease: the connection's replies go to Lettuce again.
+	 * @return whether the connection is fit for another batch: every reply of the lease
+	 * was read, and nothing else arrived
+	 */
+	boolean end() {
+		return this.replies.end() && !this.broken;
 	}
 
 }

@@ -15,11 +15,15 @@ import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.CommandEncoder;
 import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -34,30 +38,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvid
  */
 final class LettuceInternals {
 
-	/**
-	 * How Lettuce's endpoint refuses a write as a whole, before anything reaches the
-	 * socket (DefaultEndpoint: a closed or disconnected connection, a full queue).
-	 */
-	private static final List<String> WHOLE_WRITE_REFUSALS = List.of("Connection is closed", "Currently not connected",
-			"Request queue size exceeded", "Command buffer size exceeded");
-
 	private LettuceInternals() {
 	}
 
 	// errors
-
-	/**
-	 * Whether the failure of the first command of a write means that the endpoint refused
-	 * the whole write, so that nothing of it was sent.
-	 * @param failure how the command completed, or {@code null}
-	 */
-	static boolean refusedWholeWrite(@Nullable Throwable failure) {
-		if (failure == null || failure.getClass() != RedisException.class) {
-			return false;
-		}
-		String message = String.valueOf(failure.getMessage());
-		return WHOLE_WRITE_REFUSALS.stream().anyMatch(message::startsWith);
-	}
 
 	/**
 	 * Whether a command's failure is Redis's own error reply (as opposed to a local
@@ -67,54 +51,15 @@ final class LettuceInternals {
 		return failure instanceof RedisCommandExecutionException;
 	}
 
-	/**
-	 * The error Redis answered for a Lettuce command (such as {@code EXEC}), or
-	 * {@code null}.
-	 */
-	static @Nullable String errorReply(RedisCommand<?, ?, ?> command) {
-		Throwable failure = failureOf(command);
-		return (failure != null && isErrorReply(failure)) ? String.valueOf(failure.getMessage()) : null;
-	}
-
-	/**
-	 * How a completed Lettuce command failed, or {@code null}.
-	 */
-	static @Nullable Throwable failureOf(RedisCommand<?, ?, ?> command) {
-		if (command instanceof CompletableFuture<?> future && future.isCompletedExceptionally()) {
-			try {
-				future.getNow(null);
-			}
-			catch (CompletionException ex) {
-				return (ex.getCause() != null) ? ex.getCause() : ex;
-			}
-			catch (RuntimeException ex) {
-				return ex;
-			}
-		}
-		return null;
-	}
-
 	// the channel behind a connection
 
 	/**
-	 * Write a chunk's commands to a connection's channel as one message: Lettuce's
-	 * command handler queues every command for its reply in the order given, and the
-	 * encoder writes each one. A failed write closes the channel, which completes every
-	 * queued command.
-	 * @return {@code false} when the channel was no longer active, so nothing was written
-	 */
-	static boolean writeToChannel(Channel channel, List<? extends RedisCommand<byte[], byte[], ?>> commands) {
-		if (!channel.isActive()) {
-			return false;
-		}
-		channel.writeAndFlush(commands, channel.voidPromise());
-		return true;
-	}
-
-	/**
 	 * Knows the Netty channel of each connection a client opens, by the endpoint (channel
-	 * writer) of Lettuce's command handler on it. Install it on the client's resources
-	 * with {@code DefaultClientResources.builder().nettyCustomizer(...)}. It finds the
+	 * writer) of Lettuce's command handler on it, and puts the batch's {@link Wire}
+	 * between TLS and Lettuce's {@code CommandEncoder}: never first in the pipeline,
+	 * which would bypass encryption. It runs the application's own customizer first, if
+	 * any. Install it on the client's resources with
+	 * {@code DefaultClientResources.builder().nettyCustomizer(...)}. It finds the
 	 * channels of a client whose command timeouts are off, as batch connections' are:
 	 * with them on, Lettuce puts a writer of its own in front of the endpoint.
 	 */
@@ -122,20 +67,42 @@ final class LettuceInternals {
 
 		private final Map<Object, Channel> channels = new ConcurrentHashMap<>();
 
+		private final @Nullable NettyCustomizer first;
+
+		/**
+		 * @param first the application's customizer, run before this one, or {@code null}
+		 */
+		Channels(@Nullable NettyCustomizer first) {
+			this.first = first;
+		}
+
+		@Override
+		public void afterBootstrapInitialized(Bootstrap bootstrap) {
+			if (this.first != null) {
+				this.first.afterBootstrapInitialized(bootstrap);
+			}
+		}
+
 		@Override
 		public void afterChannelInitialized(Channel channel) {
-			CommandHandler handler = channel.pipeline().get(CommandHandler.class);
-			if (handler != null) {
-				Object endpoint = handler.getEndpoint();
-				this.channels.put(endpoint, channel);
-				channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, channel));
+			if (this.first != null) {
+				this.first.afterChannelInitialized(channel);
 			}
+			ChannelPipeline pipeline = channel.pipeline();
+			ChannelHandlerContext encoder = pipeline.context(CommandEncoder.class);
+			CommandHandler handler = pipeline.get(CommandHandler.class);
+			if (encoder == null || handler == null) {
+				return;
+			}
+			pipeline.addBefore(encoder.name(), Wire.NAME, new Wire());
+			Object endpoint = handler.getEndpoint();
+			this.channels.put(endpoint, channel);
+			channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, channel));
 		}
 
 		/**
 		 * The channel of a connection, or {@code null} when it is not known (a connection
-		 * of other client resources); then the chunk goes through Lettuce's
-		 * {@code dispatch} instead.
+		 * of other client resources).
 		 */
 		@Nullable Channel channelOf(StatefulConnection<?, ?> connection) {
 			if (connection instanceof RedisChannelHandler<?, ?> handler) {

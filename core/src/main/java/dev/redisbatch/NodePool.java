@@ -98,11 +98,20 @@ final class NodePool {
 	}
 
 	/**
-	 * The Netty channel of a connection, to write a whole chunk as one message, or
-	 * {@code null} when it is not known (then the chunk goes through Lettuce's dispatch).
+	 * The batch's handler on a connection's channel, through which chunks are written and
+	 * their replies read.
+	 * @throws IllegalStateException if the connection has none (it was opened by client
+	 * resources without the pool's Netty customizer, which the pool never does)
 	 */
-	@Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
-		return this.channels.apply(connection);
+	Wire wireOf(StatefulConnection<byte[], byte[]> connection) {
+		Channel channel = this.channels.apply(connection);
+		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		if (wire == null) {
+			throw new IllegalStateException("A batch connection to " + this.address
+					+ " has no redis-batch handler in its Netty pipeline: its client resources were built "
+					+ "without the pool's Netty customizer");
+		}
+		return wire;
 	}
 
 	/**

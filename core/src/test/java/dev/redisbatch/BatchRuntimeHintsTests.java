@@ -9,6 +9,8 @@ import java.util.List;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -99,6 +101,20 @@ class BatchRuntimeHintsTests {
 		Class<?> policy = ClassUtils.forName(config.getEvictionPolicyClassName(), getClass().getClassLoader());
 		assertThat(RuntimeHintsPredicates.reflection().onConstructorInvocation(policy.getConstructor()))
 			.accepts(this.hints);
+	}
+
+	@Test
+	void theMethodsNettyLooksUpOnTheBatchsHandlerMayBeInvokedReflectively() throws Exception {
+		// Netty's ChannelHandlerMask asks the handler's class for each handler method by
+		// name, to skip the ones marked @Skip
+		for (String name : new String[] { "channelRead", "write" }) {
+			Method method = (name.equals("write"))
+					? Wire.class.getMethod(name, ChannelHandlerContext.class, Object.class, ChannelPromise.class)
+					: Wire.class.getMethod(name, ChannelHandlerContext.class, Object.class);
+			assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method)).accepts(this.hints);
+		}
+		Method inactive = Wire.class.getMethod("channelInactive", ChannelHandlerContext.class);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(inactive)).accepts(this.hints);
 	}
 
 	@Test

@@ -31,6 +31,13 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.Channel;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.protocol.CommandEncoder;
+import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.resource.NettyCustomizer;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelPipeline;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +47,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -51,7 +59,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(RedisServerExtension.class)
 class LettuceInternalsContractTests {
 
-	private final LettuceInternals.Channels channels = new LettuceInternals.Channels();
+	private final LettuceInternals.Channels channels = new LettuceInternals.Channels(null);
 
 	private ClientResources resources;
 
@@ -78,20 +86,6 @@ class LettuceInternalsContractTests {
 	}
 
 	@Test
-	void aClosedConnectionRefusesAWriteAsAWholeWithATextTheEngineRecognises(RedisProcess server) {
-		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
-		connection.close();
-		AsyncCommand<byte[], byte[], String> command = ping();
-
-		connection.dispatch(command);
-
-		assertThat(command.isCompletedExceptionally()).isTrue();
-		assertThat(LettuceInternals.refusedWholeWrite(LettuceInternals.failureOf(command)))
-			.as("the message Lettuce gives a write to a closed connection: %s", LettuceInternals.failureOf(command))
-			.isTrue();
-	}
-
-	@Test
 	void anErrorReplyIsTellableFromALocalFailure(RedisProcess server) throws Exception {
 		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
 		connection.sync().set(bytes("text"), bytes("not a number"));
@@ -102,9 +96,11 @@ class LettuceInternalsContractTests {
 		connection.dispatch(incr);
 		await().atMost(Duration.ofSeconds(10)).until(incr::isDone);
 
-		assertThat(LettuceInternals.errorReply(incr)).startsWith("ERR value is not an integer");
-		assertThat(LettuceInternals.isErrorReply(LettuceInternals.failureOf(incr))).isTrue();
-		assertThat(LettuceInternals.refusedWholeWrite(LettuceInternals.failureOf(incr))).isFalse();
+		assertThat(incr.isCompletedExceptionally()).isTrue();
+		Throwable failure = catchThrowable(() -> incr.getNow(null)).getCause();
+		assertThat(failure).hasMessageStartingWith("ERR value is not an integer");
+		assertThat(LettuceInternals.isErrorReply(failure)).isTrue();
+		assertThat(LettuceInternals.isErrorReply(new RedisException("Connection closed"))).isFalse();
 	}
 
 	@Test
@@ -118,35 +114,6 @@ class LettuceInternalsContractTests {
 		assertThat(channel.isActive()).isTrue();
 		connection.close();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.channels.channelOf(connection) == null);
-	}
-
-	@Test
-	void aListOfCommandsWrittenToTheChannelIsQueuedAndAnsweredInOrder(RedisProcess server) {
-		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
-		Channel channel = this.channels.channelOf(connection);
-		List<AsyncCommand<byte[], byte[], ?>> commands = new ArrayList<>();
-		for (int i = 0; i < 100; i++) {
-			commands
-				.add(new AsyncCommand<>(new Command<>(CommandType.RPUSH, new IntegerOutput<>(ByteArrayCodec.INSTANCE),
-						new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(bytes("list")).addValue(bytes("v" + i)))));
-		}
-
-		assertThat(LettuceInternals.writeToChannel(channel, commands)).isTrue();
-
-		await().atMost(Duration.ofSeconds(10)).until(() -> commands.stream().allMatch(CompletableFuture::isDone));
-		for (int i = 0; i < commands.size(); i++) {
-			assertThat(commands.get(i).getNow(null)).isEqualTo(i + 1L);
-		}
-		assertThat(server.call("LINDEX", "list", "99")).isEqualTo("v99");
-	}
-
-	@Test
-	void aClosedChannelTakesNoWrite(RedisProcess server) {
-		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
-		Channel channel = this.channels.channelOf(connection);
-		channel.close().syncUninterruptibly();
-
-		assertThat(LettuceInternals.writeToChannel(channel, List.of(ping()))).isFalse();
 	}
 
 	@Test
@@ -177,14 +144,91 @@ class LettuceInternalsContractTests {
 	}
 
 	@Test
-	void theBatchPoolWritesChunksThroughTheChannelOfItsConnections(RedisProcess server) {
+	void theWireSitsRightBeforeLettucesEncoderWithLettucesCommandHandlerStillInThePipeline(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		List<String> names = this.channels.channelOf(connection).pipeline().names();
+
+		int wire = names.indexOf(Wire.NAME);
+		assertThat(wire).as("the batch's handler in %s", names).isPositive();
+		ChannelPipeline pipeline = this.channels.channelOf(connection).pipeline();
+		assertThat(pipeline.get(names.get(wire + 1))).isInstanceOf(CommandEncoder.class);
+		// ConnectionEventTrigger and RedisChannelHandler.isOpen() depend on it
+		assertThat(pipeline.get(CommandHandler.class)).isNotNull();
+		assertThat(names.indexOf(pipeline.context(CommandHandler.class).name())).isGreaterThan(wire);
+	}
+
+	@Test
+	void lettucesOwnTrafficPassesThroughTheWireBetweenLeasesAndTheLeaseReadsItsReplies(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		assertThat(connection.sync().ping()).isEqualTo("PONG");
+
+		wire.lease();
+		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII))).isTrue();
+		StringBuilder received = new StringBuilder();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			wire.awaitBytes(System.nanoTime() + 10_000_000L);
+			ByteBuf bytes;
+			while ((bytes = wire.poll()) != null) {
+				received.append(bytes.toString(StandardCharsets.US_ASCII));
+				bytes.release();
+			}
+			return received.toString().equals("+PONG\r\n");
+		});
+		assertThat(wire.endLease()).as("nothing left unread").isTrue();
+
+		assertThat(connection.sync().ping()).as("Lettuce reads its replies again").isEqualTo("PONG");
+	}
+
+	@Test
+	void aClosedConnectionTakesNoWriteAndTheWireKnowsItClosed(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Channel channel = this.channels.channelOf(connection);
+		Wire wire = channel.pipeline().get(Wire.class);
+		channel.close().syncUninterruptibly();
+
+		await().atMost(Duration.ofSeconds(10)).until(wire::isClosed);
+		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII))).isFalse();
+	}
+
+	@Test
+	void theApplicationsNettyCustomizerRunsFirstOnBatchConnections(RedisProcess server) {
+		List<String> seen = new ArrayList<>();
+		NettyCustomizer application = new NettyCustomizer() {
+			@Override
+			public void afterChannelInitialized(Channel channel) {
+				seen.add(String.valueOf(channel.pipeline().get(Wire.class)));
+			}
+		};
+		ClientResources applicationResources = DefaultClientResources.builder().nettyCustomizer(application).build();
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
+			.clientResources(applicationResources)
+			.build()) {
+			NodePool node = pool.server();
+			StatefulConnection<byte[], byte[]> connection = node.borrow();
+			try {
+				assertThat(node.wireOf(connection)).isNotNull();
+				assertThat(seen).as("the application's customizer ran, before the Wire was added")
+					.containsExactly("null");
+			}
+			finally {
+				node.release(connection);
+			}
+		}
+		finally {
+			applicationResources.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void theBatchPoolsConnectionsHaveTheWireAndNeverReconnectThemselves(RedisProcess server) {
 		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri())).build()) {
 			NodePool node = pool.server();
 			StatefulConnection<byte[], byte[]> connection = node.borrow();
 			try {
-				assertThat(node.channelOf(connection))
-					.as("without the channel every chunk goes command by command through Lettuce's dispatch")
-					.isNotNull();
+				assertThat(node.wireOf(connection)).isNotNull();
+				// a reconnected connection would have a new channel that no lease knows
+				assertThat(connection.getOptions().isAutoReconnect()).isFalse();
 			}
 			finally {
 				node.release(connection);

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class SuitePlanTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke" })
+	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke", "reply-path-loopback" })
 	void everyStrategyOfEveryPlanExists(String profile) {
 		SuitePlan plan = SuitePlan.of(profile);
 		for (SuitePlan.Group group : plan.groups()) {

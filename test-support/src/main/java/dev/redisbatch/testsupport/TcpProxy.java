@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <li>count the separate writes clients make (each {@code read()} that returns data), to
  * show how many flushes a client used;</li>
  * <li>close a connection when a client sends a given request, as a {@code CLIENT KILL} or
- * a network fault at that moment would.</li>
+ * a network fault at that moment would;</li>
+ * <li>put bytes (a RESP3 push frame) between two replies.</li>
  * </ul>
  * It listens on 127.0.0.1 only.
  *
@@ -73,6 +74,10 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile byte @Nullable [] closeMarker;
 
 	private final AtomicLong closesLeft = new AtomicLong();
+
+	private volatile byte @Nullable [] injection;
+
+	private volatile long injectAfter;
 
 	private TcpProxy(int targetPort) throws IOException {
 		this.targetPort = targetPort;
@@ -150,6 +155,20 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public TcpProxy forwardAllReplies() {
 		this.budgets.forEach((budget) -> budget.limit = Long.MAX_VALUE);
+		return this;
+	}
+
+	/**
+	 * On connections opened from now on, put the given bytes in the reply stream right
+	 * after the given number of replies, once per connection: a RESP3 push frame in the
+	 * middle of a batch's replies, as a server sends one at any time.
+	 * @param replies how many whole replies come first
+	 * @param frame the bytes to put between two replies
+	 * @return this proxy
+	 */
+	public TcpProxy injectAfterReplies(long replies, String frame) {
+		this.injectAfter = replies;
+		this.injection = frame.getBytes(StandardCharsets.UTF_8);
 		return this;
 	}
 
@@ -298,6 +317,8 @@ public final class TcpProxy implements AutoCloseable {
 		byte[] buffer = new byte[64 * 1024];
 		long sequence = 0;
 		long lastDue = 0;
+		Injection injection = (!request && this.injection != null) ? new Injection(this.injection, this.injectAfter)
+				: null;
 		try (InputStream in = from.getInputStream()) {
 			int read;
 			while ((read = in.read(buffer)) != -1) {
@@ -325,6 +346,9 @@ public final class TcpProxy implements AutoCloseable {
 					}
 					if (allowed < read) {
 						data = Arrays.copyOf(data, (int) allowed);
+					}
+					if (injection != null) {
+						data = injection.into(data);
 					}
 				}
 				// Bytes leave in the order they came, even if the delay changes
@@ -438,6 +462,56 @@ public final class TcpProxy implements AutoCloseable {
 					this.outstandingBytes -= answered;
 				}
 			});
+		}
+
+	}
+
+	/**
+	 * Bytes put once into one connection's replies, after a number of whole replies.
+	 */
+	private static final class Injection {
+
+		private final RespStream replies = new RespStream();
+
+		private final byte[] frame;
+
+		private final long after;
+
+		private long seen;
+
+		private long bytesBefore;
+
+		private long endOfLastReply;
+
+		private boolean done;
+
+		Injection(byte[] frame, long after) {
+			this.frame = frame;
+			this.after = after;
+		}
+
+		byte[] into(byte[] data) {
+			if (this.done) {
+				return data;
+			}
+			long[] at = { -1 };
+			this.replies.feed(data, data.length, (length) -> {
+				this.endOfLastReply += length;
+				if (++this.seen == this.after) {
+					at[0] = this.endOfLastReply - this.bytesBefore;
+				}
+			});
+			this.bytesBefore += data.length;
+			if (at[0] < 0) {
+				return data;
+			}
+			this.done = true;
+			int split = (int) at[0];
+			byte[] joined = new byte[data.length + this.frame.length];
+			System.arraycopy(data, 0, joined, 0, split);
+			System.arraycopy(this.frame, 0, joined, split, this.frame.length);
+			System.arraycopy(data, split, joined, split + this.frame.length, data.length - split);
+			return joined;
 		}
 
 	}

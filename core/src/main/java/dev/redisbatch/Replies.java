@@ -1,0 +1,116 @@
+package dev.redisbatch;
+
+import java.util.ArrayDeque;
+
+import io.lettuce.core.protocol.RedisStateMachine;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.ByteToMessageDecoder;
+
+/**
+ * The replies of one lease, decoded on the batch's thread: the bytes its {@link Wire}
+ * queued are decoded in order into the chunks written on the connection, oldest first. A
+ * chunk that settled without every reply (its deadline passed) stays first until its late
+ * replies are read past, so that the next chunk's replies are never taken for its.
+ */
+final class Replies {
+
+	private final Wire wire;
+
+	private final ArrayDeque<Chunk> written = new ArrayDeque<>(4);
+
+	private final RedisStateMachine decoder = new RedisStateMachine();
+
+	private ByteBuf bytes = Unpooled.EMPTY_BUFFER;
+
+	private boolean unreadable;
+
+	Replies(Wire wire) {
+		this.wire = wire;
+	}
+
+	/**
+	 * A chunk was written: its replies follow those of the chunks written before it.
+	 */
+	void written(Chunk chunk) {
+		this.written.add(chunk);
+	}
+
+	/**
+	 * Decode the replies of the given chunk, waiting for them until the deadline.
+	 * @param deadline a {@link System#nanoTime()} value
+	 * @return whether every reply of the chunk was decoded; {@code false} when the
+	 * deadline passed, the thread was interrupted or the connection closed first
+	 */
+	boolean await(Chunk chunk, long deadline) {
+		while (true) {
+			decodeReceived();
+			if (chunk.isDecoded()) {
+				return true;
+			}
+			if (isClosed()) {
+				// every byte received before the close is decoded first
+				decodeReceived();
+				return chunk.isDecoded();
+			}
+			if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
+				return false;
+			}
+			this.wire.awaitBytes(deadline);
+		}
+	}
+
+	/**
+	 * Decode what has arrived, into the oldest chunks first.
+	 */
+	void decodeReceived() {
+		ByteBuf next;
+		while ((next = this.wire.poll()) != null) {
+			this.bytes = ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ByteBufAllocator.DEFAULT, this.bytes, next);
+		}
+		Chunk oldest;
+		try {
+			while ((oldest = this.written.peek()) != null && oldest.decode(this.bytes, this.decoder)) {
+				this.written.poll();
+			}
+		}
+		catch (RuntimeException ex) {
+			// bytes that are not RESP: nothing after them can be trusted
+			this.unreadable = true;
+			this.written.clear();
+			this.bytes.skipBytes(this.bytes.readableBytes());
+			this.wire.close();
+		}
+		if (!this.bytes.isReadable()) {
+			this.bytes.release();
+			this.bytes = Unpooled.EMPTY_BUFFER;
+		}
+		else {
+			this.bytes.discardSomeReadBytes();
+		}
+	}
+
+	/**
+	 * Whether the connection is closed.
+	 */
+	boolean isClosed() {
+		return this.unreadable || this.wire.isClosed();
+	}
+
+	/**
+	 * End the lease: the replies go to Lettuce again, and the buffers are released.
+	 * @return whether every chunk was answered and nothing else arrived, so that the
+	 * connection can serve another batch
+	 */
+	boolean end() {
+		boolean clean = this.written.isEmpty() && !this.bytes.isReadable();
+		clean &= this.wire.endLease();
+		this.written.clear();
+		this.bytes.release();
+		this.bytes = Unpooled.EMPTY_BUFFER;
+		this.decoder.close();
+		return clean;
+	}
+
+}

@@ -1,0 +1,154 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.RedisServerBinary;
+import dev.redisbatch.testsupport.TcpProxy;
+import dev.redisbatch.testsupport.TestCertificates;
+import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslVerifyMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The reply path of batch connections against real servers: replies decoded on the
+ * batch's thread through the connection's {@link Wire}, with a RESP3 push frame between
+ * them, a connection closed in the middle of a reply, and TLS.
+ */
+class ReplyPathTests {
+
+	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$4\r\nkey7\r\n";
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	@AfterEach
+	void closeResources() throws Exception {
+		for (int i = this.resources.size() - 1; i >= 0; i--) {
+			this.resources.get(i).close();
+		}
+	}
+
+	@Test
+	void aPushFrameBetweenTwoRepliesIsReadPastAndEveryCommandGetsItsOwnReply() {
+		RedisProcess server = track(RedisProcess.start());
+		Map<String, String> entries = new HashMap<>();
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < 1_000; i++) {
+			entries.put("key" + i, "value" + i);
+			keys.add("key" + i);
+		}
+		new StringBatchTemplate(track(BatchConnectionPool.builder(uri(server.port())).build())).setAll(entries, null);
+		// the connection's handshake takes a few replies: the frame comes in the batch's
+		TcpProxy proxy = track(TcpProxy.start(server.port()).injectAfterReplies(300, PUSH));
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(proxy.port())).build());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+
+		List<String> values = template.getAll(keys);
+
+		for (int i = 0; i < 1_000; i++) {
+			assertThat(values.get(i)).isEqualTo("value" + i);
+		}
+		// the connection was left clean, and serves the next batch
+		assertThat(template.getAll(List.of("key1", "key999"))).containsExactly("value1", "value999");
+		assertThat(pool.getCreatedCount()).isEqualTo(1);
+	}
+
+	@Test
+	void aConnectionClosedInTheMiddleOfAReplyKeepsTheWholeRepliesBeforeItAndTheRestAreUnknown() {
+		RedisProcess server = track(RedisProcess.start());
+		String value = "v".repeat(1_000);
+		for (int i = 0; i < 20; i++) {
+			server.call("SET", "big" + i, value);
+		}
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(proxy.port())).build());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().timeout(Duration.ofSeconds(30)).build());
+		assertThat(template.getAll(List.of("big0"))).containsExactly(value);
+		long before = proxy.replyBytes();
+		// each reply is "$1000\r\n", the value and "\r\n": five whole replies and half
+		// of the sixth reach the client
+		proxy.dropRepliesAfter(5 * 1_007 + 500);
+
+		List<Response<String>> responses = new CopyOnWriteArrayList<>();
+		CompletableFuture<BatchException> failure = CompletableFuture
+			.supplyAsync(() -> catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
+				for (int i = 0; i < 20; i++) {
+					responses.add(batch.get("big" + i));
+				}
+			})));
+		await().atMost(Duration.ofSeconds(20)).until(() -> proxy.replyBytes() - before >= 20 * 1_007);
+		proxy.closeConnections();
+
+		BatchResults results = failure.join().getResults();
+		assertThat(results.size()).isEqualTo(20);
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(5);
+		assertThat(results.count(Outcome.UNKNOWN)).isEqualTo(15);
+		for (int i = 0; i < 20; i++) {
+			if (i < 5) {
+				assertThat(responses.get(i).get()).isEqualTo(value);
+			}
+			else {
+				assertThat(responses.get(i).outcome()).isEqualTo(Outcome.UNKNOWN);
+			}
+		}
+		assertThat(results.failures()).allSatisfy((f) -> assertThat(f.message()).contains("no reply came"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActive() == 0);
+	}
+
+	@Test
+	void aHundredThousandGetsOverTls() {
+		assumeTrue(RedisServerBinary.locate().tls(), "the redis-server binary has no TLS support");
+		TestCertificates authority = TestCertificates.authority("redis-batch-reply-path-ca");
+		ServerCertificate certificate = authority.issue("localhost", "dns:localhost,ip:127.0.0.1");
+		int tlsPort = FreePorts.next();
+		RedisProcess server = track(RedisProcess.start("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
+				certificate.certificate().toString(), "--tls-key-file", certificate.privateKey().toString(),
+				"--tls-ca-cert-file", authority.caCertificate().toString(), "--tls-auth-clients", "no"));
+		RedisURI uri = RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(tlsPort)
+			.withSsl(true)
+			.withVerifyPeer(SslVerifyMode.NONE)
+			.build();
+		StringBatchTemplate template = new StringBatchTemplate(track(BatchConnectionPool.builder(uri).build()));
+		Map<String, String> entries = new HashMap<>();
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < 100_000; i++) {
+			entries.put("tls:" + i, "value-" + i);
+			keys.add("tls:" + i);
+		}
+
+		template.setAll(entries, null);
+		List<String> values = template.getAll(keys);
+
+		assertThat(server.call("DBSIZE")).isEqualTo(100_000L);
+		for (int i = 0; i < 100_000; i++) {
+			assertThat(values.get(i)).isEqualTo("value-" + i);
+		}
+	}
+
+	private static RedisURI uri(int port) {
+		return RedisURI.builder().withHost("127.0.0.1").withPort(port).build();
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		this.resources.add(resource);
+		return resource;
+	}
+
+}
