@@ -335,7 +335,7 @@ final class BatchRun implements Lane.Events {
 			}
 		}
 		String notSent = this.stops.notSentReason(lane);
-		if (notSent == null && !lane.open().isEmpty() && buffer.readableBytes() > this.settings.maxChunkBytes()) {
+		if (notSent == null && !lane.open().isEmpty() && buffer.readableBytes() > lane.maxChunkBytes()) {
 			// The byte budget is reached before the chunk size: send what was there
 			// before
 			// this command, which starts the next chunk.
@@ -354,7 +354,7 @@ final class BatchRun implements Lane.Events {
 			return;
 		}
 		lane.open().add(response, start, end, this.commandSlot, false);
-		if (lane.open().isFull(this.settings.maxChunkBytes())) {
+		if (lane.open().isFull(lane.maxChunkBytes())) {
 			lane.sendOpen();
 			sendRerouted();
 		}

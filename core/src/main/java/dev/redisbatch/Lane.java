@@ -27,6 +27,8 @@ final class Lane {
 	 */
 	private static final int SPARE_BUFFERS = 4;
 
+	private static final long FIRST_CHUNK_BYTES = Long.getLong("redis.batch.first-chunk-bytes", 0);
+
 	private final @Nullable NodePool node;
 
 	private final RunSettings settings;
@@ -51,9 +53,14 @@ final class Lane {
 
 	private int inFlightCommands;
 
+	private long chunkBytes;
+
 	private @Nullable Lease lease;
 
-	private Chunk open;
+	/**
+	 * The chunk being recorded, made when the first command for it comes.
+	 */
+	private @Nullable Chunk open;
 
 	private @Nullable String stopReason;
 
@@ -70,7 +77,8 @@ final class Lane {
 		this.cluster = cluster;
 		this.ledger = ledger;
 		this.events = events;
-		this.open = newChunk();
+		this.chunkBytes = (FIRST_CHUNK_BYTES > 0 && !settings.transactional())
+				? Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes()) : settings.maxChunkBytes();
 	}
 
 	/**
@@ -103,7 +111,7 @@ final class Lane {
 	 * The byte budget of a chunk.
 	 */
 	long maxChunkBytes() {
-		return this.settings.maxChunkBytes();
+		return this.chunkBytes;
 	}
 
 	/**
@@ -125,7 +133,12 @@ final class Lane {
 	 * The chunk being recorded.
 	 */
 	Chunk open() {
-		return this.open;
+		Chunk current = this.open;
+		if (current == null) {
+			current = newChunk();
+			this.open = current;
+		}
+		return current;
 	}
 
 	/**
@@ -133,13 +146,13 @@ final class Lane {
 	 * and open a new one.
 	 */
 	Chunk takeOpen() {
-		Chunk taken = this.open;
-		this.open = newChunk();
+		Chunk taken = open();
+		this.open = null;
 		return taken;
 	}
 
 	boolean hasWork() {
-		return !this.open.isEmpty() || !this.inFlight.isEmpty();
+		return (this.open != null && !this.open.isEmpty()) || !this.inFlight.isEmpty();
 	}
 
 	/**
@@ -179,11 +192,12 @@ final class Lane {
 	 * Send the chunk being recorded, if it holds anything.
 	 */
 	void sendOpen() {
-		if (this.open.isEmpty()) {
+		if (this.open == null || this.open.isEmpty()) {
 			return;
 		}
 		Chunk full = takeOpen();
 		this.largestChunkBytes = Math.max(this.largestChunkBytes, full.bytes());
+		this.chunkBytes = Math.min(this.chunkBytes * 2, this.settings.maxChunkBytes());
 		send(full);
 	}
 
@@ -307,7 +321,7 @@ final class Lane {
 	 */
 	void resendFirst(List<CommandResponse<?>> responses) {
 		Chunk later = this.open;
-		this.open = newChunk();
+		this.open = null;
 		for (CommandResponse<?> response : responses) {
 			String notSent = notSentReason();
 			if (notSent != null) {
@@ -315,19 +329,20 @@ final class Lane {
 				continue;
 			}
 			CommandResponse.Recipe recipe = response.recipe();
-			ByteBuf buffer = this.open.buffer();
+			Chunk chunk = open();
+			ByteBuf buffer = chunk.buffer();
 			int start = buffer.writerIndex();
 			buffer.writeBytes(recipe.bytes());
 			response.resend(recipe.output().get());
-			this.open.add(response, start, buffer.writerIndex(), recipe.slot(), false);
-			if (this.open.isFull(this.settings.maxChunkBytes())) {
+			chunk.add(response, start, buffer.writerIndex(), recipe.slot(), false);
+			if (chunk.isFull(this.settings.maxChunkBytes())) {
 				send(takeOpen());
 			}
 		}
-		if (!this.open.isEmpty()) {
-			send(takeOpen());
+		sendOpen();
+		if (this.open != null) {
+			recycle(this.open);
 		}
-		recycle(this.open);
 		this.open = later;
 	}
 
@@ -355,6 +370,16 @@ final class Lane {
 	 * Give the connection back to the pool, unless it broke.
 	 */
 	void releaseLease() {
+		// the buffers go to the server's pool, for the next batches
+		if (this.open != null && this.open.isEmpty()) {
+			recycle(this.open);
+			this.open = null;
+		}
+		NodePool server = this.node;
+		ByteBuf spare;
+		while (server != null && (spare = this.spareBuffers.poll()) != null) {
+			server.keepBuffer(spare);
+		}
 		Lease current = this.lease;
 		if (current != null && !current.isBroken()) {
 			if (current.end()) {
@@ -373,6 +398,9 @@ final class Lane {
 
 	private Chunk newChunk() {
 		ByteBuf buffer = this.spareBuffers.poll();
+		if (buffer == null && this.node != null) {
+			buffer = this.node.takeBuffer();
+		}
 		if (buffer == null) {
 			int expected = (this.largestChunkBytes > 0) ? this.largestChunkBytes + this.largestChunkBytes / 8
 					: Math.min(this.settings.chunkSize(), 1024) * 48;

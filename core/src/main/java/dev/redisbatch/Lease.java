@@ -20,8 +20,7 @@ final class Lease {
 	Lease(StatefulConnection<byte[], byte[]> connection, Wire wire) {
 		this.connection = connection;
 		this.wire = wire;
-		this.replies = new Replies(wire);
-		wire.lease();
+		this.replies = wire.lease();
 	}
 
 	StatefulConnection<byte[], byte[]> connection() {

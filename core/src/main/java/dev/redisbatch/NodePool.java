@@ -5,15 +5,18 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
@@ -46,6 +49,11 @@ final class NodePool {
 
 	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
 
+	/**
+	 * The largest chunk buffer kept between batches.
+	 */
+	static final int KEPT_BUFFER_BYTES = 1 << 20;
+
 	private final Duration maxWait;
 
 	private final LongAdder exhausted;
@@ -53,6 +61,14 @@ final class NodePool {
 	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels;
 
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
+
+	/**
+	 * Chunk buffers that batches gave back, for the next batches: at most two per
+	 * connection, of at most {@link #KEPT_BUFFER_BYTES} each.
+	 */
+	private final ConcurrentLinkedDeque<ByteBuf> buffers = new ConcurrentLinkedDeque<>();
+
+	private final AtomicInteger keptBuffers = new AtomicInteger();
 
 	/**
 	 * Create the pool of one server. No connection is opened yet.
@@ -112,6 +128,33 @@ final class NodePool {
 					+ "without the pool's Netty customizer");
 		}
 		return wire;
+	}
+
+	/**
+	 * A chunk buffer a batch gave back, empty, or {@code null}.
+	 */
+	@Nullable ByteBuf takeBuffer() {
+		ByteBuf buffer = this.buffers.poll();
+		if (buffer != null) {
+			this.keptBuffers.decrementAndGet();
+		}
+		return buffer;
+	}
+
+	/**
+	 * Keep a chunk buffer for a later batch, unless enough are kept (two per connection)
+	 * or it is larger than {@link #KEPT_BUFFER_BYTES}.
+	 * @param buffer an empty buffer that nothing else refers to
+	 */
+	void keepBuffer(ByteBuf buffer) {
+		if (buffer.capacity() > KEPT_BUFFER_BYTES) {
+			return;
+		}
+		if (this.keptBuffers.incrementAndGet() > 2 * this.pool.getMaxTotal()) {
+			this.keptBuffers.decrementAndGet();
+			return;
+		}
+		this.buffers.push(buffer);
 	}
 
 	/**

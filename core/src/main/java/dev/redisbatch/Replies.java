@@ -99,7 +99,8 @@ final class Replies {
 	}
 
 	/**
-	 * End the lease: the replies go to Lettuce again, and the buffers are released.
+	 * End the lease: the replies go to Lettuce again, the bytes are released, and the
+	 * decoder is ready for the next lease.
 	 * @return whether every chunk was answered and nothing else arrived, so that the
 	 * connection can serve another batch
 	 */
@@ -109,7 +110,8 @@ final class Replies {
 		this.written.clear();
 		this.bytes.release();
 		this.bytes = Unpooled.EMPTY_BUFFER;
-		this.decoder.close();
+		this.decoder.reset();
+		this.unreadable = false;
 		return clean;
 	}
 

@@ -50,6 +50,11 @@ final class Wire extends ChannelDuplexHandler {
 
 	private volatile @Nullable ChannelHandlerContext context;
 
+	/**
+	 * The decoding state of the connection, used by one lease at a time.
+	 */
+	private @Nullable Replies replies;
+
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.context = ctx;
@@ -89,9 +94,16 @@ final class Wire extends ChannelDuplexHandler {
 
 	/**
 	 * Take the connection's replies from now on (its batch leased it).
+	 * @return where the lease decodes them
 	 */
-	void lease() {
+	Replies lease() {
 		this.leased = true;
+		Replies current = this.replies;
+		if (current == null) {
+			current = new Replies(this);
+			this.replies = current;
+		}
+		return current;
 	}
 
 	/**
