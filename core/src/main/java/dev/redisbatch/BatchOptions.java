@@ -455,7 +455,10 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * The number of commands per chunk: a chunk is sent as soon as it fills.
+		 * The most commands per chunk: a chunk is sent as soon as it fills. A batch's
+		 * first chunk to a server goes out earlier, at 8 KB of requests, and each next
+		 * one may hold twice as many bytes, up to this size and
+		 * {@link #maxChunkBytes(long)} (except in a transaction, whose chunks are whole).
 		 * @param chunkSize from 1 to {@value BatchOptions#MAX_CHUNK_SIZE}
 		 * @return this builder
 		 */

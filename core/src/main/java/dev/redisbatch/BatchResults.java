@@ -66,7 +66,10 @@ public final class BatchResults {
 	}
 
 	/**
-	 * The number of chunks that were sent.
+	 * The number of chunks that were sent. A batch's first chunk to a server holds 8 KB
+	 * of requests and each next one twice as much, up to the chunk size and the
+	 * max-chunk-bytes (a transaction's chunks are whole), so a batch may send more chunks
+	 * than its commands divided by the chunk size.
 	 * @return the number of chunks
 	 */
 	public int chunks() {

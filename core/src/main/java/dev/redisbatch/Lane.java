@@ -27,7 +27,13 @@ final class Lane {
 	 */
 	private static final int SPARE_BUFFERS = 4;
 
-	private static final long FIRST_CHUNK_BYTES = Long.getLong("redis.batch.first-chunk-bytes", 0);
+	/**
+	 * The byte budget of a lane's first chunk: it goes out early, so that the server
+	 * starts working while the batch still records, as a client's 8 KB output buffer
+	 * would. Each next chunk may take twice as much, up to the batch's
+	 * {@code maxChunkBytes} and {@code chunkSize}. A transaction's chunks are whole.
+	 */
+	static final long FIRST_CHUNK_BYTES = 8 * 1024;
 
 	private final @Nullable NodePool node;
 
@@ -53,6 +59,9 @@ final class Lane {
 
 	private int inFlightCommands;
 
+	/**
+	 * The byte budget of the chunk being recorded.
+	 */
 	private long chunkBytes;
 
 	private @Nullable Lease lease;
@@ -77,8 +86,8 @@ final class Lane {
 		this.cluster = cluster;
 		this.ledger = ledger;
 		this.events = events;
-		this.chunkBytes = (FIRST_CHUNK_BYTES > 0 && !settings.transactional())
-				? Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes()) : settings.maxChunkBytes();
+		this.chunkBytes = settings.transactional() ? settings.maxChunkBytes()
+				: Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes());
 	}
 
 	/**

@@ -66,15 +66,18 @@ class ChunkingTests {
 			long before = flushes.get();
 
 			// one chunk in flight, so no extra connection (and its handshake) is opened
-			template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(), (batch) -> {
-				for (int i = 0; i < 3000; i++) {
-					batch.set("key:" + i, "value-" + i);
-				}
-			});
+			BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(),
+					(batch) -> {
+						for (int i = 0; i < 3000; i++) {
+							batch.set("key:" + i, "value-" + i);
+						}
+					});
 			long batchFlushes = flushes.get() - before;
 
 			long pipelinedFlushes = executePipelinedFlushes(server, countingFlushes, flushes);
-			assertThat(batchFlushes).isEqualTo(3);
+			// one flush per chunk: three of 1,000, after the first ones of 8 and 16 KB
+			assertThat(results.chunks()).isEqualTo(5);
+			assertThat(batchFlushes).isEqualTo(5);
 			assertThat(pipelinedFlushes).isGreaterThanOrEqualTo(3000);
 		}
 		finally {
