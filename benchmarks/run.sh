@@ -11,6 +11,8 @@
 #   benchmarks/run.sh --profile reply-path     # the reply-path cells of issue 22: 3 forks, CPU and allocation
 #                                              # per command (docs/performance.md, "How the reply-path cells are measured")
 #   benchmarks/run.sh --profile reply-path-smoke   # the same chain at tiny sizes
+#   benchmarks/run.sh --profile reply-path-loopback   # only N = 1 to 1,000 on loopback, 3 forks: about 5 minutes,
+#                                              # to compare two builds on one machine the same day
 #   benchmarks/run.sh --profile auto-batching --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 #                                              # issue 23: 1-256 platform and 256/1,024 virtual threads (JDK 21+),
 #                                              # one GET or SET at a time, 3 forks (docs/auto-batching.md)

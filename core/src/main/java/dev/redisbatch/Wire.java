@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,6 +75,20 @@ final class Wire extends ChannelDuplexHandler {
 			return;
 		}
 		ctx.fireChannelRead(message);
+	}
+
+	/**
+	 * Lettuce's own writes pass through here (the batch's writes start below). Lettuce
+	 * writing on a leased connection (a re-authentication the application enabled) would
+	 * make its reply look like a chunk's: the connection is closed instead, so that the
+	 * chunk's commands end {@code UNKNOWN} and none is ever given another's reply.
+	 */
+	@Override
+	public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+		if (this.leased) {
+			ctx.channel().close();
+		}
+		ctx.write(message, promise);
 	}
 
 	@Override

@@ -32,6 +32,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.Channel;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.protocol.CommandEncoder;
 import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.resource.NettyCustomizer;
@@ -178,6 +179,20 @@ class LettuceInternalsContractTests {
 		assertThat(wire.endLease()).as("nothing left unread").isTrue();
 
 		assertThat(connection.sync().ping()).as("Lettuce reads its replies again").isEqualTo("PONG");
+	}
+
+	@Test
+	void lettuceWritingOnALeasedConnectionClosesItRatherThanLetItsReplyPassForAChunks(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		wire.lease();
+
+		RedisFuture<String> ping = connection.async().ping();
+
+		await().atMost(Duration.ofSeconds(10)).until(wire::isClosed);
+		await().atMost(Duration.ofSeconds(10)).until(ping::isDone);
+		assertThat(connection.isOpen()).isFalse();
+		assertThat(wire.poll()).as("no reply reached the lease").isNull();
 	}
 
 	@Test
