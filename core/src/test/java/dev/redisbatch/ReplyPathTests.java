@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -14,10 +15,14 @@ import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TcpProxy;
 import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
+import io.lettuce.core.api.StatefulConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -27,7 +32,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The reply path of batch connections against real servers: replies decoded on the
  * batch's thread through the connection's {@link Wire}, with a RESP3 push frame between
- * them, a connection closed in the middle of a reply, and TLS.
+ * them, a connection closed in the middle of a reply, a password rotated during a batch,
+ * and TLS.
  */
 class ReplyPathTests {
 
@@ -108,6 +114,47 @@ class ReplyPathTests {
 		}
 		assertThat(results.failures()).allSatisfy((f) -> assertThat(f.message()).contains("no reply came"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActive() == 0);
+	}
+
+	@Test
+	void aPasswordRotatedWhileAChunkIsInFlightLetsItFinishAndNewConnectionsUseTheNewOne() {
+		RedisProcess server = track(RedisProcess.start());
+		server.call("ACL", "SETUSER", "batch", "on", ">one", "~*", "+@all");
+		AtomicReference<String> password = new AtomicReference<>("one");
+		RedisCredentialsProvider rotating = () -> Mono
+			.fromSupplier(() -> RedisCredentials.just("batch", password.get()));
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofSeconds(1)));
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(
+				RedisURI.builder().withHost("127.0.0.1").withPort(proxy.port()).withAuthentication(rotating).build())
+			.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		template.setAll(Map.of("before", "one"), null);
+		proxy.resetPeaks();
+
+		CompletableFuture<BatchResults> inFlight = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.incr("counter");
+			}
+		}));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> proxy.peakOutstandingRequests() >= 100);
+		server.call("ACL", "SETUSER", "batch", "resetpass", ">two");
+		password.set("two");
+
+		assertThat(inFlight.join().count(Outcome.SUCCESS)).isEqualTo(100);
+		assertThat(server.call("GET", "counter")).isEqualTo("100");
+		// while the connection that was leased is out, the next batch needs a new one
+		StatefulConnection<byte[], byte[]> leased = pool.server().borrow();
+		long created = pool.getCreatedCount();
+		try {
+			template.setAll(Map.of("after", "two"), null);
+		}
+		finally {
+			pool.server().release(leased);
+		}
+		assertThat(pool.getCreatedCount()).as("a new connection, with the new password").isEqualTo(created + 1);
+		assertThat(server.call("GET", "after")).isEqualTo("two");
 	}
 
 	@Test
