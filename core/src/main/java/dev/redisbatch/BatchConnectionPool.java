@@ -12,20 +12,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.Channel;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
@@ -106,16 +99,19 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final @Nullable ClusterMasters masters;
 
 	private BatchConnectionPool(Builder builder) {
-		this.ownedResources = batchResources(builder.clientResources);
-		this.channels = (LettuceInternals.Channels) this.ownedResources.nettyCustomizer();
+		ClientResources application = builder.clientResources;
+		this.channels = new LettuceInternals.Channels((application != null) ? application.nettyCustomizer() : null);
+		this.ownedResources = BatchClients.resources(application, this.channels);
 		ClientResources used = this.ownedResources;
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
 		this.poolConfig = poolConfig(builder);
-		this.client = builder.createClient(used);
+		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout);
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
-			this.masters = new ClusterMasters(builder.createClusterClient(used, this.uris), this.uris.get(0),
+			this.masters = new ClusterMasters(
+					BatchClients.clusterClient(used, this.uris, builder.sslOptions, builder.connectTimeout),
+					this.uris.get(0),
 					(address, uri) -> newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri)));
 		}
 		else {
@@ -129,7 +125,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {
-		return new NodePool(address, open, this.poolConfig, this.exhausted, this::channelOf);
+		return new NodePool(address, open, this.poolConfig, this.exhausted, this.channels::channelOf);
 	}
 
 	/**
@@ -331,32 +327,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 		ClusterMasters cluster = this.masters;
 		Assert.state(cluster != null, "Not a cluster pool");
 		return cluster;
-	}
-
-	/**
-	 * The resources of the pool's connections: the batch's Netty handler goes on each
-	 * (through {@link LettuceInternals.Channels}), and batches measure themselves, so no
-	 * per-command latency is recorded. Built on the application's resources, they share
-	 * its event loops, executor and timer, and run its Netty customizer first.
-	 */
-	private static ClientResources batchResources(@Nullable ClientResources application) {
-		if (application == null) {
-			return DefaultClientResources.builder()
-				.commandLatencyRecorder(CommandLatencyRecorder.disabled())
-				.nettyCustomizer(new LettuceInternals.Channels(null))
-				.build();
-		}
-		return application.mutate()
-			.eventLoopGroupProvider(application.eventLoopGroupProvider())
-			.eventExecutorGroup(application.eventExecutorGroup())
-			.timer(application.timer())
-			.commandLatencyRecorder(CommandLatencyRecorder.disabled())
-			.nettyCustomizer(new LettuceInternals.Channels(application.nettyCustomizer()))
-			.build();
-	}
-
-	private @Nullable Channel channelOf(StatefulConnection<byte[], byte[]> connection) {
-		return this.channels.channelOf(connection);
 	}
 
 	/**
@@ -598,41 +568,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 				copies.add(copy.build());
 			}
 			return copies;
-		}
-
-		private RedisClient createClient(ClientResources resources) {
-			// A plain queue of commands awaiting replies: batches never cancel single
-			// commands, so the hash index Lettuce keeps for that only costs time.
-			ClientOptions.Builder options = ClientOptions.builder()
-				.useHashIndexQueue(false)
-				.autoReconnect(false)
-				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-				.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
-				.socketOptions(socketOptions());
-			if (this.sslOptions != null) {
-				options.sslOptions(this.sslOptions);
-			}
-			RedisClient redisClient = RedisClient.create(resources);
-			redisClient.setOptions(options.build());
-			return redisClient;
-		}
-
-		/**
-		 * The client that reads the cluster topology. Batch connections to the masters
-		 * are plain connections of the pool's own client.
-		 */
-		private RedisClusterClient createClusterClient(ClientResources resources, List<RedisURI> seeds) {
-			ClusterClientOptions.Builder options = ClusterClientOptions.builder().socketOptions(socketOptions());
-			if (this.sslOptions != null) {
-				options.sslOptions(this.sslOptions);
-			}
-			RedisClusterClient clusterClient = RedisClusterClient.create(resources, seeds);
-			clusterClient.setOptions(options.build());
-			return clusterClient;
-		}
-
-		private SocketOptions socketOptions() {
-			return SocketOptions.builder().connectTimeout(this.connectTimeout).keepAlive(true).tcpNoDelay(true).build();
 		}
 
 	}

@@ -1,7 +1,8 @@
 package dev.redisbatch;
 
 import java.time.Duration;
-import java.util.Objects;
+import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -334,30 +335,20 @@ public final class BatchOptions {
 		return (value != null) ? value : fallback;
 	}
 
+	private List<@Nullable Object> values() {
+		return Arrays.asList(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
+				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
+				this.retryBackoff, this.maxCommandsPerSecond, this.maxBytesPerSecond);
+	}
+
 	@Override
 	public boolean equals(@Nullable Object other) {
-		if (this == other) {
-			return true;
-		}
-		if (!(other instanceof BatchOptions that)) {
-			return false;
-		}
-		return Objects.equals(this.chunkSize, that.chunkSize) && Objects.equals(this.parallelism, that.parallelism)
-				&& Objects.equals(this.timeout, that.timeout) && Objects.equals(this.transactional, that.transactional)
-				&& Objects.equals(this.name, that.name) && Objects.equals(this.maxChunkBytes, that.maxChunkBytes)
-				&& Objects.equals(this.maxInFlightBytes, that.maxInFlightBytes)
-				&& Objects.equals(this.maxInFlightCommands, that.maxInFlightCommands)
-				&& Objects.equals(this.retryAttempts, that.retryAttempts)
-				&& Objects.equals(this.retryBackoff, that.retryBackoff)
-				&& Objects.equals(this.maxCommandsPerSecond, that.maxCommandsPerSecond)
-				&& Objects.equals(this.maxBytesPerSecond, that.maxBytesPerSecond);
+		return this == other || (other instanceof BatchOptions that && values().equals(that.values()));
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
-				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
-				this.retryBackoff, this.maxCommandsPerSecond, this.maxBytesPerSecond);
+		return values().hashCode();
 	}
 
 	@Override
@@ -370,56 +361,20 @@ public final class BatchOptions {
 				+ this.maxBytesPerSecond + "]";
 	}
 
-	/**
-	 * Check a chunk size.
-	 * @param chunkSize the chunk size
-	 * @param source what the value came from, for the message
-	 */
-	static void validateChunkSize(int chunkSize, String source) {
-		Assert.isTrue(chunkSize >= 1 && chunkSize <= MAX_CHUNK_SIZE,
-				() -> source + " must be between 1 and " + MAX_CHUNK_SIZE + " but was " + chunkSize);
-	}
-
-	static void validateParallelism(int parallelism, String source) {
-		Assert.isTrue(parallelism >= 1 && parallelism <= MAX_PARALLELISM,
-				() -> source + " must be between 1 and " + MAX_PARALLELISM + " but was " + parallelism);
-	}
-
-	static void validateTimeout(Duration timeout, String source) {
-		Assert.isTrue(!timeout.isNegative() && !timeout.isZero(),
-				() -> source + " must be positive but was " + timeout);
-	}
-
-	static void validateMaxInFlightBytes(long maxInFlightBytes, String source) {
-		Assert.isTrue(maxInFlightBytes >= MIN_CHUNK_BYTES,
-				() -> source + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + maxInFlightBytes);
-	}
-
-	static void validateMaxInFlightCommands(int maxInFlightCommands, String source) {
-		Assert.isTrue(maxInFlightCommands >= 1 && maxInFlightCommands <= MAX_IN_FLIGHT_COMMANDS,
-				() -> source + " must be between 1 and " + MAX_IN_FLIGHT_COMMANDS + " but was " + maxInFlightCommands);
-	}
-
-	static void validateMaxChunkBytes(long maxChunkBytes, String source) {
-		Assert.isTrue(maxChunkBytes >= MIN_CHUNK_BYTES,
-				() -> source + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + maxChunkBytes);
+	private static void checkBytes(long bytes, String what) {
+		Assert.isTrue(bytes >= MIN_CHUNK_BYTES,
+				() -> what + " must be at least " + MIN_CHUNK_BYTES + " bytes but was " + bytes);
 	}
 
 	/**
 	 * Check a rate cap: {@code 0} (no cap) or positive, and a cap only with Bucket4j on
 	 * the classpath.
 	 */
-	static void validateRateCap(long perSecond, String source) {
-		Assert.isTrue(perSecond >= 0, () -> source + " must be 0 (no cap) or positive but was " + perSecond);
+	private static void checkRateCap(long perSecond, String what) {
+		Assert.isTrue(perSecond >= 0, () -> what + " must be 0 (no cap) or positive but was " + perSecond);
 		if (perSecond > 0 && !BUCKET4J_PRESENT) {
-			throw new IllegalStateException(Messages.rateCapNeedsBucket4j(source));
+			throw new IllegalStateException(Messages.rateCapNeedsBucket4j(what));
 		}
-	}
-
-	static void validateName(String name, String source) {
-		Assert.isTrue(NAME.matcher(name).matches(), () -> source
-				+ " must be 1 to 64 characters of letters, digits, '.', '_' or '-' (it is a metrics tag) but was '"
-				+ name + "'");
 	}
 
 	/**
@@ -455,15 +410,15 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * The most commands per chunk: a chunk is sent as soon as it fills. A batch's
-		 * first chunk to a server goes out earlier, at 8 KB of requests, and each next
-		 * one may hold twice as many bytes, up to this size and
-		 * {@link #maxChunkBytes(long)} (except in a transaction, whose chunks are whole).
+		 * The most commands per chunk. A batch's first chunk to a server goes out at 8 KB
+		 * of requests and each next one may take twice as many bytes, up to this size and
+		 * {@link #maxChunkBytes(long)} (a transaction's chunks are whole).
 		 * @param chunkSize from 1 to {@value BatchOptions#MAX_CHUNK_SIZE}
 		 * @return this builder
 		 */
 		public Builder chunkSize(int chunkSize) {
-			validateChunkSize(chunkSize, "chunkSize");
+			Assert.isTrue(chunkSize >= 1 && chunkSize <= MAX_CHUNK_SIZE,
+					() -> "chunkSize must be between 1 and " + MAX_CHUNK_SIZE + " but was " + chunkSize);
 			this.chunkSize = chunkSize;
 			return this;
 		}
@@ -479,7 +434,8 @@ public final class BatchOptions {
 		 */
 		@Deprecated(since = "0.1.0")
 		public Builder parallelism(int parallelism) {
-			validateParallelism(parallelism, "parallelism");
+			Assert.isTrue(parallelism >= 1 && parallelism <= MAX_PARALLELISM,
+					() -> "parallelism must be between 1 and " + MAX_PARALLELISM + " but was " + parallelism);
 			this.parallelism = parallelism;
 			return this;
 		}
@@ -493,7 +449,8 @@ public final class BatchOptions {
 		 */
 		public Builder timeout(Duration timeout) {
 			Assert.notNull(timeout, "timeout must not be null");
-			validateTimeout(timeout, "timeout");
+			Assert.isTrue(!timeout.isNegative() && !timeout.isZero(),
+					() -> "timeout must be positive but was " + timeout);
 			this.timeout = timeout;
 			return this;
 		}
@@ -517,7 +474,9 @@ public final class BatchOptions {
 		 */
 		public Builder name(String name) {
 			Assert.notNull(name, "name must not be null");
-			validateName(name, "name");
+			Assert.isTrue(NAME.matcher(name).matches(),
+					() -> "name must be 1 to 64 characters of letters, digits, '.', '_' or '-' (it is a metrics tag) but was '"
+							+ name + "'");
 			this.name = name;
 			return this;
 		}
@@ -531,7 +490,7 @@ public final class BatchOptions {
 		 * @return this builder
 		 */
 		public Builder maxChunkBytes(long maxChunkBytes) {
-			validateMaxChunkBytes(maxChunkBytes, "maxChunkBytes");
+			checkBytes(maxChunkBytes, "maxChunkBytes");
 			this.maxChunkBytes = maxChunkBytes;
 			return this;
 		}
@@ -573,7 +532,7 @@ public final class BatchOptions {
 		 * @return this builder
 		 */
 		public Builder maxInFlightBytes(long maxInFlightBytes) {
-			validateMaxInFlightBytes(maxInFlightBytes, "maxInFlightBytes");
+			checkBytes(maxInFlightBytes, "maxInFlightBytes");
 			this.maxInFlightBytes = maxInFlightBytes;
 			return this;
 		}
@@ -587,7 +546,9 @@ public final class BatchOptions {
 		 * @return this builder
 		 */
 		public Builder maxInFlightCommands(int maxInFlightCommands) {
-			validateMaxInFlightCommands(maxInFlightCommands, "maxInFlightCommands");
+			Assert.isTrue(maxInFlightCommands >= 1 && maxInFlightCommands <= MAX_IN_FLIGHT_COMMANDS,
+					() -> "maxInFlightCommands must be between 1 and " + MAX_IN_FLIGHT_COMMANDS + " but was "
+							+ maxInFlightCommands);
 			this.maxInFlightCommands = maxInFlightCommands;
 			return this;
 		}
@@ -605,7 +566,7 @@ public final class BatchOptions {
 		 * @throws IllegalStateException for a cap when Bucket4j is not on the classpath
 		 */
 		public Builder maxCommandsPerSecond(long maxCommandsPerSecond) {
-			validateRateCap(maxCommandsPerSecond, "maxCommandsPerSecond");
+			checkRateCap(maxCommandsPerSecond, "maxCommandsPerSecond");
 			this.maxCommandsPerSecond = maxCommandsPerSecond;
 			return this;
 		}
@@ -621,7 +582,7 @@ public final class BatchOptions {
 		 * @throws IllegalStateException for a cap when Bucket4j is not on the classpath
 		 */
 		public Builder maxBytesPerSecond(long maxBytesPerSecond) {
-			validateRateCap(maxBytesPerSecond, "maxBytesPerSecond");
+			checkRateCap(maxBytesPerSecond, "maxBytesPerSecond");
 			this.maxBytesPerSecond = maxBytesPerSecond;
 			return this;
 		}

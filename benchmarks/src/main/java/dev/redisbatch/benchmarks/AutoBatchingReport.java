@@ -93,31 +93,12 @@ final class AutoBatchingReport {
 	private void row(SuiteResults.Timing t, String group) {
 		SuiteResults.Detail d = t.detail();
 		SuiteResults.Cost cost = d.cost();
-		this.md.append("| ")
-			.append(threadsLabel(group, d.threads()))
-			.append(" | ")
-			.append(label(t.strategy()))
-			.append(" | ")
-			.append(format(t.commandsPerSecond()))
-			.append(" | ")
-			.append(ms(d.p50Ms()))
-			.append(" | ")
-			.append(ms(d.p99Ms()))
-			.append(" | ")
-			.append(ms(d.p999Ms()))
-			.append(" | ")
-			.append(micros(cost.clientNs()))
-			.append(" (")
-			.append(micros(cost.callerNs()))
-			.append(" + ")
-			.append(micros(cost.loopNs()))
-			.append(" + ")
-			.append(micros(cost.otherNs()))
-			.append(") | ")
-			.append(micros(cost.serverNs()))
-			.append(" | ")
-			.append(Double.isNaN(d.commandsPerWrite()) ? "—" : String.format(Locale.ROOT, "%.1f", d.commandsPerWrite()))
-			.append(" |\n");
+		this.md.append(ReportFormat.row(threadsLabel(group, d.threads()), label(t.strategy()),
+				format(t.commandsPerSecond()), ms(d.p50Ms()), ms(d.p99Ms()), ms(d.p999Ms()),
+				micros(cost.clientNs()) + " (" + micros(cost.callerNs()) + " + " + micros(cost.loopNs()) + " + "
+						+ micros(cost.otherNs()) + ")",
+				micros(cost.serverNs()),
+				Double.isNaN(d.commandsPerWrite()) ? "—" : String.format(Locale.ROOT, "%.1f", d.commandsPerWrite())));
 	}
 
 	/**
@@ -159,7 +140,7 @@ final class AutoBatchingReport {
 		this.md.append("### Targets (loopback, auto-batching ÷ Boot's defaults, this run)\n\n")
 			.append("| target | measured | result |\n|---|---:|---|\n");
 		for (String[] row : rows) {
-			this.md.append("| ").append(String.join(" | ", row)).append(" |\n");
+			this.md.append(ReportFormat.row(row));
 		}
 		this.md.append('\n');
 	}

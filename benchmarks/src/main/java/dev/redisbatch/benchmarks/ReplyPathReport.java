@@ -99,21 +99,9 @@ final class ReplyPathReport {
 		for (ReplyPathCells.Cell cell : small) {
 			SuiteResults.Detail ours = cell.oursDetail();
 			SuiteResults.Detail jedis = cell.jedisDetail();
-			this.md.append("| ")
-				.append(cell.name())
-				.append(" | ")
-				.append(micros(ours.p50Ms()))
-				.append(" | ")
-				.append(micros(ours.p99Ms()))
-				.append(" | ")
-				.append(micros(jedis.p50Ms()))
-				.append(" | ")
-				.append(micros(jedis.p99Ms()))
-				.append(" | ")
-				.append(ratio(jedis.p50Ms() / ours.p50Ms()))
-				.append(" | ")
-				.append(ratio(jedis.p99Ms() / ours.p99Ms()))
-				.append(" |\n");
+			this.md.append(ReportFormat.row(cell.name(), micros(ours.p50Ms()), micros(ours.p99Ms()),
+					micros(jedis.p50Ms()), micros(jedis.p99Ms()), ratio(jedis.p50Ms() / ours.p50Ms()),
+					ratio(jedis.p99Ms() / ours.p99Ms())));
 		}
 		this.md.append("\nA ratio is Jedis's time ÷ BatchTemplate's: above 1.00× BatchTemplate is faster.\n\n");
 	}
@@ -139,33 +127,11 @@ final class ReplyPathReport {
 			}
 			SuiteResults.Cost ours = cell.oursDetail().cost();
 			SuiteResults.Cost jedis = cell.jedisDetail().cost();
-			this.md.append("| ")
-				.append(cell.name())
-				.append(" | ")
-				.append(nanos(ours.callerNs()))
-				.append(" | ")
-				.append(nanos(ours.loopNs()))
-				.append(" | ")
-				.append(nanos(ours.otherNs()))
-				.append(" | **")
-				.append(nanos(ours.clientNs()))
-				.append("** | ")
-				.append(nanos(jedis.callerNs()))
-				.append(" | ")
-				.append(nanos(jedis.loopNs()))
-				.append(" | ")
-				.append(nanos(jedis.otherNs()))
-				.append(" | **")
-				.append(nanos(jedis.clientNs()))
-				.append("** | ")
-				.append(ratio(ours.clientNs() / jedis.clientNs()))
-				.append(" | ")
-				.append(verdict(cell.clientCpuMet()))
-				.append(" | ")
-				.append(percent(ours.loopShare() * 100))
-				.append(" | ")
-				.append(cell.loopTargetApplies() ? verdict(cell.loopMet()) : "reported")
-				.append(" |\n");
+			this.md.append(ReportFormat.row(cell.name(), nanos(ours.callerNs()), nanos(ours.loopNs()),
+					nanos(ours.otherNs()), "**" + nanos(ours.clientNs()) + "**", nanos(jedis.callerNs()),
+					nanos(jedis.loopNs()), nanos(jedis.otherNs()), "**" + nanos(jedis.clientNs()) + "**",
+					ratio(ours.clientNs() / jedis.clientNs()), verdict(cell.clientCpuMet()),
+					percent(ours.loopShare() * 100), cell.loopTargetApplies() ? verdict(cell.loopMet()) : "reported"));
 		}
 		this.md.append('\n');
 	}
@@ -185,25 +151,9 @@ final class ReplyPathReport {
 			}
 			SuiteResults.Cost ours = cell.oursDetail().cost();
 			SuiteResults.Cost jedis = cell.jedisDetail().cost();
-			this.md.append("| ")
-				.append(cell.name())
-				.append(" | ")
-				.append(nanos(ours.serverNs()))
-				.append(" | ")
-				.append(nanos(jedis.serverNs()))
-				.append(" | ")
-				.append(percent(ours.serverPercent()))
-				.append(" | ")
-				.append(percent(jedis.serverPercent()))
-				.append(" | ")
-				.append(percent(ours.clientPercent()))
-				.append(" | ")
-				.append(percent(jedis.clientPercent()))
-				.append(" | ")
-				.append(nanos(ours.allocBytes()))
-				.append(" | ")
-				.append(nanos(jedis.allocBytes()))
-				.append(" |\n");
+			this.md.append(ReportFormat.row(cell.name(), nanos(ours.serverNs()), nanos(jedis.serverNs()),
+					percent(ours.serverPercent()), percent(jedis.serverPercent()), percent(ours.clientPercent()),
+					percent(jedis.clientPercent()), nanos(ours.allocBytes()), nanos(jedis.allocBytes())));
 		}
 		this.md.append('\n');
 	}
@@ -233,29 +183,12 @@ final class ReplyPathReport {
 			.append("server ns/GET | server CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (SuiteResults.Timing t : rows) {
 			SuiteResults.Detail d = t.detail();
-			this.md.append("| ")
-				.append(ReportFormat.label(t.strategy()))
-				.append(" | ")
-				.append(intervalCell(d.batchesPerSecond(), "%,.0f"))
-				.append(" | ")
-				.append(format(t.commandsPerSecond()))
-				.append(" | ")
-				.append(ms(d.p50Ms()))
-				.append(" | ")
-				.append(ms(d.p99Ms()))
-				.append(" | ")
-				.append(nanos(d.cost().clientNs()))
-				.append(" (")
-				.append(nanos(d.cost().callerNs()))
-				.append(" / ")
-				.append(nanos(d.cost().loopNs()))
-				.append(" / ")
-				.append(nanos(d.cost().otherNs()))
-				.append(") | ")
-				.append(nanos(d.cost().serverNs()))
-				.append(" | ")
-				.append(percent(d.cost().serverPercent()))
-				.append(" |\n");
+			this.md
+				.append(ReportFormat.row(ReportFormat.label(t.strategy()), intervalCell(d.batchesPerSecond(), "%,.0f"),
+						format(t.commandsPerSecond()), ms(d.p50Ms()), ms(d.p99Ms()),
+						nanos(d.cost().clientNs()) + " (" + nanos(d.cost().callerNs()) + " / "
+								+ nanos(d.cost().loopNs()) + " / " + nanos(d.cost().otherNs()) + ")",
+						nanos(d.cost().serverNs()), percent(d.cost().serverPercent())));
 		}
 		this.md.append('\n');
 		Optional<SuiteResults.Timing> ours = ReplyPathCells.concurrent(this.results, ConcurrentReaders.BATCH_TEMPLATE);

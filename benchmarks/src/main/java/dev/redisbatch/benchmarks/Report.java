@@ -542,13 +542,7 @@ final class Report {
 		described.addAll(Strategies.cluster());
 		described.addAll(Strategies.springBatch());
 		for (Strategies.Descriptor d : described) {
-			this.md.append("| `")
-				.append(d.id())
-				.append("` | ")
-				.append(d.label())
-				.append(" | ")
-				.append(d.description())
-				.append(" |\n");
+			this.md.append(ReportFormat.row("`" + d.id() + "`", d.label(), d.description()));
 		}
 		this.md.append("| `batchTemplate-w<size>` | BatchTemplate, window of that size | ")
 			.append("the auto-configured stringBatchTemplate with redis.batch.max-in-flight-bytes=<size> and ")
@@ -558,13 +552,8 @@ final class Report {
 		this.md.append("| `batchTemplate-c<C>-w<size>` | BatchTemplate, chunk C, window of that size | ")
 			.append("StringBatchTemplate on a BatchConnectionPool built without Spring (the sweep) |\n");
 		for (ConcurrentReaders.Descriptor d : ConcurrentReaders.all()) {
-			this.md.append("| `")
-				.append(d.id())
-				.append("` | ")
-				.append(d.label())
-				.append(" | ")
-				.append(d.description())
-				.append(" (the concurrent scenario) |\n");
+			this.md.append(
+					ReportFormat.row("`" + d.id() + "`", d.label(), d.description() + " (the concurrent scenario)"));
 		}
 		this.md.append('\n');
 	}
@@ -586,13 +575,7 @@ final class Report {
 		}
 		this.md.append("## Benchmarks without a result\n\n| group | benchmark | reason |\n|---|---|---|\n");
 		for (SuiteResults.Missing m : this.results.missing) {
-			this.md.append("| ")
-				.append(m.group())
-				.append(" | ")
-				.append(m.benchmark())
-				.append(" | ")
-				.append(m.reason())
-				.append(" |\n");
+			this.md.append(ReportFormat.row(m.group(), m.benchmark(), m.reason()));
 		}
 		this.md.append('\n');
 	}
@@ -608,7 +591,7 @@ final class Report {
 	}
 
 	private void row(String key, String value) {
-		this.md.append("| ").append(key).append(" | ").append(value).append(" |\n");
+		this.md.append(ReportFormat.row(key, value));
 	}
 
 }

@@ -74,4 +74,13 @@ final class ReportFormat {
 		return "\"" + text.replace("\"", "\"\"") + "\"";
 	}
 
+	/**
+	 * One row of a Markdown table.
+	 * @param cells the cells, in order
+	 * @return {@code | a | b | c |} and a line break
+	 */
+	static String row(String... cells) {
+		return "| " + String.join(" | ", cells) + " |\n";
+	}
+
 }
