@@ -203,6 +203,7 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 					new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS), new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS),
 					new Iterations(1, 500, 1, 1000, REPLY_PATH_FORKS), 200_000, Duration.ofSeconds(60), 20);
 			case "reply-path-loopback" -> replyPathLoopback();
+			case "reply-path-small" -> replyPathSmall();
 			case "auto-batching" -> autoBatching("auto-batching", AUTO_BATCHING_THREADS, AUTO_BATCHING_VIRTUAL_THREADS,
 					new Iterations(1, 2000, 4, 1000, REPLY_PATH_FORKS));
 			case "auto-batching-smoke" ->
@@ -223,6 +224,24 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 				new Iterations(2, 500, 4, 500, REPLY_PATH_FORKS), Measure.REPLY_PATH);
 		return new SuitePlan("reply-path-loopback", 100_000, List.of(loopback), 0, List.of(), Duration.ofSeconds(60),
 				List.of(), 0, 100, 0, 0, List.of());
+	}
+
+	/**
+	 * The small batches of web requests, near and at a distance: N = 1 and 10 on
+	 * loopback, and N = 100 and 1,000 on loopback and at RTT 1 and 10 ms, SET and GET,
+	 * BatchTemplate and Jedis, three forks: about 12 minutes.
+	 */
+	private static SuitePlan replyPathSmall() {
+		Iterations iterations = new Iterations(2, 500, 4, 500, REPLY_PATH_FORKS);
+		List<String> workloads = List.of("SET", "GET");
+		Group small = new Group("reply-path-small", "Reply path: batches of 1 and 10 commands on loopback",
+				List.of(new Block(REPLY_PATH_STRATEGIES, workloads, REPLY_PATH_SMALL_SIZES, List.of("direct"))),
+				iterations, Measure.REPLY_PATH);
+		Group distance = new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far", List
+			.of(new Block(REPLY_PATH_STRATEGIES, workloads, List.of(100, 1_000), List.of("direct", "rtt1", "rtt10"))),
+				iterations, Measure.REPLY_PATH);
+		return new SuitePlan("reply-path-small", 100_000, List.of(small, distance), 0, List.of(),
+				Duration.ofSeconds(60), List.of(), 0, 100, 0, 0, List.of());
 	}
 
 	/**

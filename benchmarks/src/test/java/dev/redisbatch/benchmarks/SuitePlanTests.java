@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class SuitePlanTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke", "reply-path-loopback" })
+	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke", "reply-path-loopback",
+			"reply-path-small" })
 	void everyStrategyOfEveryPlanExists(String profile) {
 		SuitePlan plan = SuitePlan.of(profile);
 		for (SuitePlan.Group group : plan.groups()) {
