@@ -1,20 +1,19 @@
 package dev.redisbatch;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import dev.redisbatch.testsupport.TestSecrets;
 import io.lettuce.core.RedisURI;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -39,14 +38,8 @@ class ConnectionFailureTests {
 	 */
 	private static final String FIRST_COMMAND = "proto-max-bulk-len";
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void closeResources() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Closeables resources = new Closeables();
 
 	@Test
 	void aServerThatRefusesConnectionsIsAConnectionFailureSaidOnce() {
@@ -253,8 +246,7 @@ class ConnectionFailureTests {
 	}
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 }

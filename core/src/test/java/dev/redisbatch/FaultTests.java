@@ -16,12 +16,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
+import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.RespConnection;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,14 +35,8 @@ import static org.awaitility.Awaitility.await;
  */
 class FaultTests {
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void closeResources() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Closeables resources = new Closeables();
 
 	@Test
 	void aServerKilledMidBatchLeavesAnsweredChunksSucceededTheInFlightOneUnknownAndTheRestNotSent() {
@@ -438,8 +433,7 @@ class FaultTests {
 	}
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 	private static Set<Thread> lettuceThreads() {

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
@@ -20,7 +21,7 @@ import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.api.StatefulConnection;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -39,14 +40,8 @@ class ReplyPathTests {
 
 	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$4\r\nkey7\r\n";
 
-	private final List<AutoCloseable> resources = new ArrayList<>();
-
-	@AfterEach
-	void closeResources() throws Exception {
-		for (int i = this.resources.size() - 1; i >= 0; i--) {
-			this.resources.get(i).close();
-		}
-	}
+	@AutoClose
+	private final Closeables resources = new Closeables();
 
 	@Test
 	void aPushFrameBetweenTwoRepliesIsReadPastAndEveryCommandGetsItsOwnReply() {
@@ -194,8 +189,7 @@ class ReplyPathTests {
 	}
 
 	private <T extends AutoCloseable> T track(T resource) {
-		this.resources.add(resource);
-		return resource;
+		return this.resources.track(resource);
 	}
 
 }
