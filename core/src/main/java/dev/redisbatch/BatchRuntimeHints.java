@@ -2,11 +2,14 @@ package dev.redisbatch;
 
 import java.io.Serializable;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
+import io.netty.channel.nio.AbstractNioChannel;
 import org.apache.commons.pool2.impl.BaseObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -66,6 +69,12 @@ class BatchRuntimeHints implements RuntimeHintsRegistrar {
 		for (Class<?> type = Wire.class; type != Object.class; type = type.getSuperclass()) {
 			hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}
+		// the batch's thread reads and writes a plaintext connection's socket, which
+		// Netty
+		// keeps behind a protected method
+		hints.reflection()
+			.registerType(AbstractNioChannel.class,
+					(type) -> type.withMethod(LettuceInternals.JAVA_CHANNEL, List.of(), ExecutableMode.INVOKE));
 		hints.reflection()
 			.registerType(TypeReference.of(BaseObjectPoolConfig.DEFAULT_EVICTION_POLICY_CLASS_NAME),
 					MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);

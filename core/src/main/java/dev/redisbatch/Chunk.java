@@ -212,6 +212,14 @@ final class Chunk {
 		this.deadline = this.sentAt + timeoutNanos;
 	}
 
+	/**
+	 * When the chunk's last reply is due, once written: a {@link System#nanoTime()}
+	 * value.
+	 */
+	long deadline() {
+		return this.deadline;
+	}
+
 	// ------------------------------------------------------------------ the replies
 
 	/**

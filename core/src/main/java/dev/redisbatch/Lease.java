@@ -17,10 +17,14 @@ final class Lease {
 
 	private boolean broken;
 
+	private boolean checked;
+
 	Lease(StatefulConnection<byte[], byte[]> connection, Wire wire) {
 		this.connection = connection;
 		this.wire = wire;
 		this.replies = wire.lease();
+		// the pool checked it when lending it, a moment ago
+		this.checked = true;
 	}
 
 	StatefulConnection<byte[], byte[]> connection() {
@@ -31,8 +35,15 @@ final class Lease {
 		return this.replies;
 	}
 
+	/**
+	 * Whether the connection is still open, checked before each write: when the batch's
+	 * thread reads the socket, this reads the replies that have arrived (so that the
+	 * server never holds them), and finds a close by the server.
+	 */
 	boolean isOpen() {
-		return !this.wire.isClosed() && this.connection.isOpen();
+		boolean open = this.checked ? !this.wire.isClosed() : this.wire.checkOpen();
+		this.checked = false;
+		return open && this.connection.isOpen();
 	}
 
 	/**
@@ -40,7 +51,7 @@ final class Lease {
 	 * @return {@code false} when the connection was closed, so that nothing was sent
 	 */
 	boolean write(Chunk chunk) {
-		if (!this.wire.write(chunk.buffer().retainedDuplicate())) {
+		if (!this.wire.write(chunk.buffer().retainedDuplicate(), chunk.deadline())) {
 			return false;
 		}
 		this.replies.written(chunk);

@@ -1,5 +1,7 @@
 package dev.redisbatch;
 
+import java.lang.reflect.Method;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,9 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.nio.AbstractNioChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -111,6 +116,34 @@ final class LettuceInternals {
 			return null;
 		}
 
+	}
+
+	// the socket behind a plaintext channel
+
+	/**
+	 * Netty's protected method that returns a NIO channel's JDK channel.
+	 */
+	static final String JAVA_CHANNEL = "javaChannel";
+
+	/**
+	 * The socket of a plaintext NIO channel, for the batch's thread to read and write:
+	 * Netty keeps it in {@code AbstractNioChannel.javaChannel()}, which is protected.
+	 * {@code null} for any other channel: TLS (whose bytes the {@code SslHandler} must
+	 * see), the native transports, or a Netty without that method.
+	 */
+	static @Nullable CallerSocket callerSocketOf(Channel channel) {
+		if (!(channel instanceof NioSocketChannel) || channel.pipeline().get(SslHandler.class) != null) {
+			return null;
+		}
+		try {
+			Method javaChannel = AbstractNioChannel.class.getDeclaredMethod(JAVA_CHANNEL);
+			javaChannel.setAccessible(true);
+			return (javaChannel.invoke(channel) instanceof SocketChannel socket)
+					? new CallerSocket(socket, channel.alloc()) : null;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
 	}
 
 	// connections without a socket

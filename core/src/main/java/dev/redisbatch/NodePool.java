@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.lettuce.core.api.StatefulConnection;
@@ -86,7 +87,7 @@ final class NodePool {
 		this.maxWait = config.getMaxWaitDuration();
 		this.exhausted = exhausted;
 		this.channels = channels;
-		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired);
+		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired, this::stillOpen);
 		this.pool = new GenericObjectPool<>(this.factory, config);
 	}
 
@@ -128,6 +129,17 @@ final class NodePool {
 					+ "without the pool's Netty customizer");
 		}
 		return wire;
+	}
+
+	/**
+	 * Whether a connection's socket is still open, as far as its batch handler can tell
+	 * now: when the batch's thread reads the socket, the event loop does not, and only a
+	 * read finds that the server closed it.
+	 */
+	private boolean stillOpen(StatefulConnection<byte[], byte[]> connection) {
+		Channel channel = this.channels.apply(connection);
+		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		return wire == null || wire.checkOpen();
 	}
 
 	/**
@@ -325,10 +337,14 @@ final class NodePool {
 
 		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
 
+		private final Predicate<StatefulConnection<byte[], byte[]>> socketOpen;
+
 		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
-				Set<StatefulConnection<byte[], byte[]>> retired) {
+				Set<StatefulConnection<byte[], byte[]>> retired,
+				Predicate<StatefulConnection<byte[], byte[]>> socketOpen) {
 			this.connector = connector;
 			this.retired = retired;
+			this.socketOpen = socketOpen;
 		}
 
 		@Override
@@ -351,7 +367,8 @@ final class NodePool {
 		@Override
 		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
 			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
-			boolean usable = connection.isOpen() && !this.retired.contains(connection);
+			boolean usable = connection.isOpen() && !this.retired.contains(connection)
+					&& this.socketOpen.test(connection);
 			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
 				throw new ClosedBeforeUse();
 			}

@@ -1,6 +1,11 @@
 package dev.redisbatch;
 
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -24,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  * connection's handshake, the {@code CONFIG GET} at creation, the pool's validation and
  * the {@code SCAN}s of bulk operations never meet a chunk, because a connection is either
  * leased to one batch or idle in the pool.
+ * <p>
+ * On a plaintext connection leased from a platform thread, the batch's thread reads and
+ * writes the socket itself ({@link CallerSocket}): the event loop stops reading it when
+ * the first lease starts, and reads it again as soon as Lettuce writes on it between
+ * leases. Both switches run on the event loop, so that no byte is read by both.
  */
 final class Wire extends ChannelDuplexHandler {
 
@@ -39,6 +49,19 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	static final long MAX_QUEUED_BYTES = 64L << 20;
 
+	/**
+	 * The system property that, set to {@code false} before connections open, leaves
+	 * every read and write of theirs to the event loop, as under TLS: for comparing the
+	 * two paths, not for production. By default the batch's thread reads and writes the
+	 * sockets of plaintext connections.
+	 */
+	static final String CALLER_IO = "redis.batch.caller-io";
+
+	/**
+	 * How long the batch's thread waits for the event loop to start or stop reading.
+	 */
+	private static final long SWITCH_SECONDS = 10;
+
 	private final ConcurrentLinkedQueue<ByteBuf> received = new ConcurrentLinkedQueue<>();
 
 	private final AtomicLong queuedBytes = new AtomicLong();
@@ -50,6 +73,20 @@ final class Wire extends ChannelDuplexHandler {
 	private volatile @Nullable Thread waiter;
 
 	private volatile @Nullable ChannelHandlerContext context;
+
+	/**
+	 * The socket the batch's thread reads and writes, once known: {@code null} under TLS
+	 * or another transport than NIO.
+	 */
+	private volatile @Nullable CallerSocket socket;
+
+	private boolean socketResolved;
+
+	/**
+	 * Whether the batch's thread reads the socket (the event loop does not). Changed on
+	 * the event loop only.
+	 */
+	private volatile boolean callerReads;
 
 	/**
 	 * The decoding state of the connection, used by one lease at a time.
@@ -88,12 +125,20 @@ final class Wire extends ChannelDuplexHandler {
 		if (this.leased) {
 			ctx.channel().close();
 		}
+		else if (this.callerReads) {
+			// between leases: Lettuce reads its replies itself again
+			readOnEventLoop(ctx, true);
+		}
 		ctx.write(message, promise);
 	}
 
 	@Override
 	public void channelInactive(ChannelHandlerContext ctx) throws Exception {
 		this.closed = true;
+		CallerSocket current = this.socket;
+		if (current != null) {
+			current.close();
+		}
 		wake();
 		super.channelInactive(ctx);
 	}
@@ -118,7 +163,98 @@ final class Wire extends ChannelDuplexHandler {
 			current = new Replies(this);
 			this.replies = current;
 		}
+		CallerSocket direct = callerSocket();
+		boolean callerReads = direct != null && CallerSocket.callerMayWait();
+		if (callerReads != this.callerReads) {
+			switchReader(!callerReads);
+		}
 		return current;
+	}
+
+	private @Nullable CallerSocket callerSocket() {
+		if (!this.socketResolved) {
+			ChannelHandlerContext ctx = this.context;
+			this.socket = (ctx != null && !"false".equals(System.getProperty(CALLER_IO)))
+					? LettuceInternals.callerSocketOf(ctx.channel()) : null;
+			this.socketResolved = true;
+		}
+		return this.socket;
+	}
+
+	/**
+	 * Let the event loop read the socket, or stop it, and wait until it did: the bytes it
+	 * read before are queued (or went to Lettuce) before the batch's thread reads any.
+	 */
+	private void switchReader(boolean eventLoopReads) {
+		ChannelHandlerContext ctx = this.context;
+		if (ctx == null) {
+			return;
+		}
+		if (ctx.executor().inEventLoop()) {
+			readOnEventLoop(ctx, eventLoopReads);
+			return;
+		}
+		// a CompletableFuture parks the waiting thread, without pinning a virtual one
+		CompletableFuture<Void> switched = new CompletableFuture<>();
+		try {
+			ctx.executor().execute(() -> {
+				readOnEventLoop(ctx, eventLoopReads);
+				switched.complete(null);
+			});
+			switched.get(SWITCH_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			fail();
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			// the event loop is shut down (so is the connection), or stuck
+			fail();
+		}
+	}
+
+	private void readOnEventLoop(ChannelHandlerContext ctx, boolean eventLoopReads) {
+		if (eventLoopReads && !this.leased) {
+			// bytes the batch's thread read between leases (push frames) are Lettuce's
+			ByteBuf bytes;
+			while ((bytes = poll()) != null) {
+				ctx.fireChannelRead(bytes);
+			}
+		}
+		this.callerReads = !eventLoopReads;
+		ctx.channel().config().setAutoRead(eventLoopReads);
+	}
+
+	/**
+	 * Read the socket on the batch's thread, waiting until the deadline when
+	 * {@code deadline} is not {@code 0}.
+	 */
+	private void readSocket(CallerSocket direct, long deadline) {
+		try {
+			if (deadline == 0) {
+				direct.readArrived(this::queue);
+			}
+			else {
+				direct.awaitAndRead(deadline, this::queue);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// closed by the server, reset, or closed by the event loop meanwhile
+			fail();
+		}
+	}
+
+	private void queue(ByteBuf bytes) {
+		this.received.add(bytes);
+		this.queuedBytes.addAndGet(bytes.readableBytes());
+	}
+
+	/**
+	 * The connection can no longer be read: it is closed.
+	 */
+	private void fail() {
+		this.closed = true;
+		close();
 	}
 
 	/**
@@ -157,14 +293,55 @@ final class Wire extends ChannelDuplexHandler {
 	 * @param bytes the bytes, released once written
 	 * @return {@code false} when the connection was closed, so that nothing was written
 	 */
-	boolean write(ByteBuf bytes) {
+	boolean write(ByteBuf bytes, long deadline) {
 		ChannelHandlerContext ctx = this.context;
 		if (ctx == null || this.closed || !ctx.channel().isActive()) {
 			bytes.release();
 			return false;
 		}
+		CallerSocket direct = this.socket;
+		if (this.callerReads && direct != null) {
+			return writeSocket(direct, bytes, deadline);
+		}
 		ctx.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
 		return true;
+	}
+
+	/**
+	 * Whether the connection is still open. When the batch's thread reads the socket, it
+	 * reads what has arrived first, without waiting: the event loop does not read the
+	 * socket then, so only a read finds that the server closed it. What it reads is
+	 * queued: the replies of chunks in flight (read now, the server never holds them), or
+	 * push frames that came between leases.
+	 */
+	boolean checkOpen() {
+		CallerSocket direct = this.socket;
+		if (this.callerReads && direct != null && !this.closed) {
+			readSocket(direct, 0);
+		}
+		return !this.closed;
+	}
+
+	/**
+	 * Write on the batch's thread. Bytes that did not all go out before the deadline
+	 * leave the connection unusable: it is closed, and the chunk's replies never come.
+	 * @return {@code false} when nothing was written (the connection had closed)
+	 */
+	private boolean writeSocket(CallerSocket direct, ByteBuf bytes, long deadline) {
+		int length = bytes.readableBytes();
+		try {
+			if (!direct.write(bytes, deadline, this::queue)) {
+				fail();
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			fail();
+		}
+		finally {
+			length -= bytes.readableBytes();
+			bytes.release();
+		}
+		return length > 0 || !this.closed;
 	}
 
 	/**
@@ -184,6 +361,13 @@ final class Wire extends ChannelDuplexHandler {
 	 * @param deadline a {@link System#nanoTime()} value
 	 */
 	void awaitBytes(long deadline) {
+		CallerSocket direct = this.socket;
+		if (this.callerReads && direct != null) {
+			if (this.received.isEmpty() && !this.closed) {
+				readSocket(direct, deadline);
+			}
+			return;
+		}
 		this.waiter = Thread.currentThread();
 		try {
 			while (this.received.isEmpty() && !this.closed) {

@@ -10,6 +10,7 @@ import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.ChannelPromise;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.Test;
@@ -115,6 +116,12 @@ class BatchRuntimeHintsTests {
 		}
 		Method inactive = Wire.class.getMethod("channelInactive", ChannelHandlerContext.class);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(inactive)).accepts(this.hints);
+	}
+
+	@Test
+	void theSocketBehindAPlaintextChannelMayBeTakenReflectively() throws Exception {
+		Method javaChannel = AbstractNioChannel.class.getDeclaredMethod(LettuceInternals.JAVA_CHANNEL);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(javaChannel)).accepts(this.hints);
 	}
 
 	@Test

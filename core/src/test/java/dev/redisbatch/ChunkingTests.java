@@ -42,7 +42,47 @@ class ChunkingTests {
 	@Test
 	void aChunkGoesOutWithOneFlushWhereExecutePipelinedFlushesEachCommand(RedisProcess server) {
 		AtomicLong flushes = new AtomicLong();
-		ClientResources countingFlushes = DefaultClientResources.builder().nettyCustomizer(new NettyCustomizer() {
+		ClientResources countingFlushes = countingFlushes(flushes);
+		// the event loop writes every chunk, as under TLS
+		System.setProperty(Wire.CALLER_IO, "false");
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
+			.clientResources(countingFlushes)
+			.build()) {
+			long[] chunksAndFlushes = chunksAndFlushesOf3000Sets(pool, flushes);
+
+			long pipelinedFlushes = executePipelinedFlushes(server, countingFlushes, flushes);
+			// one flush per chunk: three of 1,000, after the first ones of 8 and 16 KB
+			assertThat(chunksAndFlushes).containsExactly(5, 5);
+			assertThat(pipelinedFlushes).isGreaterThanOrEqualTo(3000);
+		}
+		finally {
+			System.clearProperty(Wire.CALLER_IO);
+			countingFlushes.shutdown();
+		}
+	}
+
+	@Test
+	void onAPlaintextConnectionTheBatchsThreadWritesItsChunksWithoutTheEventLoop(RedisProcess server) {
+		AtomicLong flushes = new AtomicLong();
+		ClientResources countingFlushes = countingFlushes(flushes);
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
+			.clientResources(countingFlushes)
+			.build()) {
+			long[] chunksAndFlushes = chunksAndFlushesOf3000Sets(pool, flushes);
+
+			assertThat(chunksAndFlushes).containsExactly(5, 0);
+			assertThat(server.call("GET", "key:2999")).isEqualTo("value-2999");
+		}
+		finally {
+			countingFlushes.shutdown();
+		}
+	}
+
+	/**
+	 * Client resources whose channels count the flushes Netty sees.
+	 */
+	private static ClientResources countingFlushes(AtomicLong flushes) {
+		return DefaultClientResources.builder().nettyCustomizer(new NettyCustomizer() {
 
 			@Override
 			public void afterChannelInitialized(Channel channel) {
@@ -58,31 +98,23 @@ class ChunkingTests {
 			}
 
 		}).build();
-		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
-			.clientResources(countingFlushes)
-			.build()) {
-			StringBatchTemplate template = new StringBatchTemplate(pool);
-			template.execute((batch) -> batch.set("warm", "up"));
-			long before = flushes.get();
+	}
 
-			// one chunk in flight, so no extra connection (and its handshake) is opened
-			BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(),
-					(batch) -> {
-						for (int i = 0; i < 3000; i++) {
-							batch.set("key:" + i, "value-" + i);
-						}
-					});
-			long batchFlushes = flushes.get() - before;
-
-			long pipelinedFlushes = executePipelinedFlushes(server, countingFlushes, flushes);
-			// one flush per chunk: three of 1,000, after the first ones of 8 and 16 KB
-			assertThat(results.chunks()).isEqualTo(5);
-			assertThat(batchFlushes).isEqualTo(5);
-			assertThat(pipelinedFlushes).isGreaterThanOrEqualTo(3000);
-		}
-		finally {
-			countingFlushes.shutdown();
-		}
+	/**
+	 * The chunks of a batch of 3,000 SETs, and the flushes Netty saw while it ran.
+	 */
+	private static long[] chunksAndFlushesOf3000Sets(BatchConnectionPool pool, AtomicLong flushes) {
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		template.execute((batch) -> batch.set("warm", "up"));
+		long before = flushes.get();
+		// one chunk in flight, so no extra connection (and its handshake) is opened
+		BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(),
+				(batch) -> {
+					for (int i = 0; i < 3000; i++) {
+						batch.set("key:" + i, "value-" + i);
+					}
+				});
+		return new long[] { results.chunks(), flushes.get() - before };
 	}
 
 	private long executePipelinedFlushes(RedisProcess server, ClientResources resources, AtomicLong flushes) {

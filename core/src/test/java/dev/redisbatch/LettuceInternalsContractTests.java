@@ -60,6 +60,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(RedisServerExtension.class)
 class LettuceInternalsContractTests {
 
+	private static final long TEN_SECONDS = Duration.ofSeconds(10).toNanos();
+
 	private final LettuceInternals.Channels channels = new LettuceInternals.Channels(null);
 
 	private ClientResources resources;
@@ -165,7 +167,9 @@ class LettuceInternalsContractTests {
 		assertThat(connection.sync().ping()).isEqualTo("PONG");
 
 		wire.lease();
-		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII))).isTrue();
+		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
+				System.nanoTime() + TEN_SECONDS))
+			.isTrue();
 		StringBuilder received = new StringBuilder();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			wire.awaitBytes(System.nanoTime() + 10_000_000L);
@@ -179,6 +183,42 @@ class LettuceInternalsContractTests {
 		assertThat(wire.endLease()).as("nothing left unread").isTrue();
 
 		assertThat(connection.sync().ping()).as("Lettuce reads its replies again").isEqualTo("PONG");
+	}
+
+	@Test
+	void onAPlaintextConnectionTheLeasesThreadReadsTheSocketAndTheEventLoopStopsReadingIt(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Channel channel = this.channels.channelOf(connection);
+		assertThat(LettuceInternals.callerSocketOf(channel)).as("Netty's NIO channel gives its socket").isNotNull();
+		Wire wire = channel.pipeline().get(Wire.class);
+
+		wire.lease();
+		assertThat(channel.config().isAutoRead()).as("the event loop reads during a lease").isFalse();
+		wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
+				System.nanoTime() + TEN_SECONDS);
+		wire.awaitBytes(System.nanoTime() + TEN_SECONDS);
+		ByteBuf reply = wire.poll();
+		assertThat(reply).isNotNull();
+		assertThat(reply.toString(StandardCharsets.US_ASCII)).isEqualTo("+PONG\r\n");
+		reply.release();
+		assertThat(wire.endLease()).isTrue();
+
+		assertThat(connection.sync().ping()).as("Lettuce writing between leases reads again").isEqualTo("PONG");
+		assertThat(channel.config().isAutoRead()).isTrue();
+	}
+
+	@Test
+	void aServerClosingAnIdleConnectionThatTheBatchsThreadReadsIsFoundByTheNextCheck(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		wire.lease();
+		wire.endLease();
+		assertThat(wire.checkOpen()).isTrue();
+
+		server.call("CLIENT", "KILL", "TYPE", "normal");
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !wire.checkOpen());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !connection.isOpen());
 	}
 
 	@Test
@@ -203,7 +243,9 @@ class LettuceInternalsContractTests {
 		channel.close().syncUninterruptibly();
 
 		await().atMost(Duration.ofSeconds(10)).until(wire::isClosed);
-		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII))).isFalse();
+		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
+				System.nanoTime() + TEN_SECONDS))
+			.isFalse();
 	}
 
 	@Test

@@ -50,6 +50,8 @@ final class Strategies {
 
 	static final String BATCH_TEMPLATE_TWO_CHUNKS = "batchTemplateTwoChunks";
 
+	static final String BATCH_TEMPLATE_EVENT_LOOP = "batchTemplateEventLoop";
+
 	static final String REDIS_BATCH_METHOD = "redisBatchMethod";
 
 	static final String REACTIVE_BATCH_TEMPLATE = "reactiveBatchTemplate";
@@ -119,6 +121,13 @@ final class Strategies {
 							+ String.format(Locale.ROOT, "%,d", BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS)
 							+ " commands)",
 					(endpoint) -> BatchTemplateStrategy.autoConfigured(endpoint)),
+			new Descriptor(BATCH_TEMPLATE_EVENT_LOOP, "BatchTemplate, defaults, event loop's I/O",
+					"the auto-configured stringBatchTemplate with -Dredis.batch.caller-io=false: the event loop "
+							+ "writes the chunks and reads the replies (as under TLS), the batch's thread decodes them",
+					(endpoint) -> {
+						System.setProperty("redis.batch.caller-io", "false");
+						return BatchTemplateStrategy.autoConfigured(endpoint);
+					}),
 			new Descriptor(BATCH_TEMPLATE_TWO_CHUNKS, "BatchTemplate, two chunks in flight (pre-window limit)",
 					"the auto-configured stringBatchTemplate with redis.batch.max-in-flight-commands=" + TWO_CHUNKS
 							+ " (2 × chunk-size): at most two chunks in flight, the limit "

@@ -234,11 +234,14 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	private static SuitePlan replyPathSmall() {
 		Iterations iterations = new Iterations(2, 500, 4, 500, REPLY_PATH_FORKS);
 		List<String> workloads = List.of("SET", "GET");
+		// the event loop's I/O beside the batch's thread's, in the same run
+		List<String> strategies = List.of(Strategies.BATCH_TEMPLATE, Strategies.BATCH_TEMPLATE_EVENT_LOOP,
+				Strategies.JEDIS);
 		Group small = new Group("reply-path-small", "Reply path: batches of 1 and 10 commands on loopback",
-				List.of(new Block(REPLY_PATH_STRATEGIES, workloads, REPLY_PATH_SMALL_SIZES, List.of("direct"))),
-				iterations, Measure.REPLY_PATH);
-		Group distance = new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far", List
-			.of(new Block(REPLY_PATH_STRATEGIES, workloads, List.of(100, 1_000), List.of("direct", "rtt1", "rtt10"))),
+				List.of(new Block(strategies, workloads, REPLY_PATH_SMALL_SIZES, List.of("direct"))), iterations,
+				Measure.REPLY_PATH);
+		Group distance = new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far",
+				List.of(new Block(strategies, workloads, List.of(100, 1_000), List.of("direct", "rtt1", "rtt10"))),
 				iterations, Measure.REPLY_PATH);
 		return new SuitePlan("reply-path-small", 100_000, List.of(small, distance), 0, List.of(),
 				Duration.ofSeconds(60), List.of(), 0, 100, 0, 0, List.of());

@@ -1,0 +1,201 @@
+package dev.redisbatch;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The socket of a plaintext batch connection, written and read by the batch's own thread
+ * while it leases the connection, as a blocking client does: one wakeup per round trip
+ * instead of three (the event loop woken to write, woken to read, then waking the batch's
+ * thread). Lettuce still opened the connection and owns it; while the batch's thread uses
+ * the socket, the event loop does not read it ({@link Wire} switches its auto-read off),
+ * and Netty never writes on it (Lettuce writing during a lease closes the connection).
+ * <p>
+ * The socket stays non-blocking, registered with the event loop's selector (with no
+ * interest) and with a selector of its own, on which the batch's thread waits for
+ * replies, or for room to write while it reads the replies that fill the server's side.
+ * Virtual threads never wait here: a selector would hold their carrier.
+ */
+final class CallerSocket {
+
+	/**
+	 * The bytes one read asks for.
+	 */
+	private static final int READ_BYTES = 64 * 1024;
+
+	/**
+	 * The most reads of one call: what one call holds is bounded.
+	 */
+	private static final int MAX_READS = 16;
+
+	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+	private final SocketChannel channel;
+
+	private final ByteBufAllocator allocator;
+
+	private @Nullable Selector selector;
+
+	private @Nullable SelectionKey key;
+
+	private boolean closed;
+
+	CallerSocket(SocketChannel channel, ByteBufAllocator allocator) {
+		this.channel = channel;
+		this.allocator = allocator;
+	}
+
+	/**
+	 * Whether the calling thread may wait on a socket: a platform thread. A virtual
+	 * thread would hold its carrier in {@code epoll_wait}.
+	 */
+	static boolean callerMayWait() {
+		if (IS_VIRTUAL == null) {
+			return true;
+		}
+		try {
+			return !(boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+		}
+		catch (Throwable ex) {
+			return false;
+		}
+	}
+
+	private static @Nullable MethodHandle isVirtualHandle() {
+		try {
+			return MethodHandles.publicLookup()
+				.findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+		}
+		catch (ReflectiveOperationException ex) {
+			// before Java 21: every thread is a platform thread
+			return null;
+		}
+	}
+
+	/**
+	 * Read what has arrived, without waiting.
+	 * @param into takes each buffer read (and releases it)
+	 * @throws EOFException when the server closed the connection
+	 * @throws IOException when the socket failed
+	 */
+	void readArrived(Consumer<ByteBuf> into) throws IOException {
+		for (int i = 0; i < MAX_READS; i++) {
+			ByteBuf buffer = this.allocator.ioBuffer(READ_BYTES);
+			int read;
+			try {
+				read = buffer.writeBytes(this.channel, READ_BYTES);
+			}
+			catch (IOException | RuntimeException ex) {
+				buffer.release();
+				throw ex;
+			}
+			if (read <= 0) {
+				buffer.release();
+				if (read < 0) {
+					throw new EOFException("The server closed the connection");
+				}
+				return;
+			}
+			into.accept(buffer);
+			if (buffer.isWritable()) {
+				// less than asked for: nothing more has arrived
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Wait until bytes arrive, the deadline passes or the thread is interrupted (its flag
+	 * stays set), then read them.
+	 * @param deadline a {@link System#nanoTime()} value
+	 * @param into takes each buffer read
+	 */
+	void awaitAndRead(long deadline, Consumer<ByteBuf> into) throws IOException {
+		select(SelectionKey.OP_READ, deadline);
+		readArrived(into);
+	}
+
+	/**
+	 * Write every byte of the buffer. When the socket is full, wait for room until the
+	 * deadline, reading the replies that arrive meanwhile (the server stops reading while
+	 * its replies wait).
+	 * @param bytes the bytes, written from its reader index
+	 * @param deadline a {@link System#nanoTime()} value
+	 * @param into takes each buffer read while waiting
+	 * @return whether every byte was written before the deadline
+	 */
+	boolean write(ByteBuf bytes, long deadline, Consumer<ByteBuf> into) throws IOException {
+		while (bytes.isReadable()) {
+			if (bytes.readBytes(this.channel, bytes.readableBytes()) > 0) {
+				continue;
+			}
+			if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
+				return false;
+			}
+			select(SelectionKey.OP_READ | SelectionKey.OP_WRITE, deadline);
+			readArrived(into);
+		}
+		return true;
+	}
+
+	private void select(int interest, long deadline) throws IOException {
+		Selector waiting = selector();
+		SelectionKey registered = this.key;
+		if (registered != null && registered.interestOps() != interest) {
+			registered.interestOps(interest);
+		}
+		long left = deadline - System.nanoTime();
+		if (left <= 0) {
+			waiting.selectNow();
+		}
+		else {
+			// select(0) would wait forever: at least a millisecond
+			waiting.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999)));
+		}
+		waiting.selectedKeys().clear();
+	}
+
+	private synchronized Selector selector() throws IOException {
+		if (this.closed) {
+			throw new EOFException("The connection is closed");
+		}
+		Selector current = this.selector;
+		if (current == null) {
+			current = Selector.open();
+			this.key = this.channel.register(current, SelectionKey.OP_READ);
+			this.selector = current;
+		}
+		return current;
+	}
+
+	/**
+	 * Close the socket's own selector (the connection closed): a thread waiting on it
+	 * returns.
+	 */
+	synchronized void close() {
+		this.closed = true;
+		Selector current = this.selector;
+		this.selector = null;
+		if (current != null) {
+			try {
+				current.close();
+			}
+			catch (IOException ex) {
+				// nothing waits on it any more
+			}
+		}
+	}
+
+}
