@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 import dev.redisbatch.observation.BatchObservationContext;
@@ -32,10 +33,17 @@ final class BatchReport {
 	/**
 	 * The report of a new batch; nothing is observed until its first command.
 	 */
+	/**
+	 * The tag value of each topology, made once rather than per batch.
+	 */
+	private static final String[] TOPOLOGY_TAGS = Arrays.stream(BatchConnectionPool.Topology.values())
+		.map((topology) -> topology.name().toLowerCase(Locale.ROOT))
+		.toArray(String[]::new);
+
 	static BatchReport of(BatchObservations observations, RunSettings settings, BatchConnectionPool.Topology topology) {
 		BatchObservationContext context = new BatchObservationContext(settings.name(), settings.transactional()
 				? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
-				topology.name().toLowerCase(Locale.ROOT));
+				TOPOLOGY_TAGS[topology.ordinal()]);
 		return new BatchReport(observations, context);
 	}
 

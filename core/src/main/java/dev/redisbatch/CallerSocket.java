@@ -52,6 +52,13 @@ final class CallerSocket {
 
 	private boolean closed;
 
+	/**
+	 * The buffer reads go into, reused once the decoder has let go of it (most round
+	 * trips): a new one is taken only while the decoder still holds part of a reply in
+	 * it.
+	 */
+	private @Nullable ByteBuf readBuffer;
+
 	CallerSocket(SocketChannel channel, ByteBufAllocator allocator) {
 		this.channel = channel;
 		this.allocator = allocator;
@@ -90,30 +97,42 @@ final class CallerSocket {
 	 * @throws EOFException when the server closed the connection
 	 * @throws IOException when the socket failed
 	 */
-	void readArrived(Consumer<ByteBuf> into) throws IOException {
+	synchronized void readArrived(Consumer<ByteBuf> into) throws IOException {
+		// synchronized with close(), which releases the buffer a read may be filling
 		for (int i = 0; i < MAX_READS; i++) {
-			ByteBuf buffer = this.allocator.ioBuffer(READ_BYTES);
-			int read;
-			try {
-				read = buffer.writeBytes(this.channel, READ_BYTES);
-			}
-			catch (IOException | RuntimeException ex) {
-				buffer.release();
-				throw ex;
-			}
+			ByteBuf buffer = readBuffer();
+			int read = buffer.writeBytes(this.channel, READ_BYTES);
 			if (read <= 0) {
-				buffer.release();
 				if (read < 0) {
 					throw new EOFException("The server closed the connection");
 				}
 				return;
 			}
-			into.accept(buffer);
+			into.accept(buffer.retain());
 			if (buffer.isWritable()) {
 				// less than asked for: nothing more has arrived
 				return;
 			}
 		}
+	}
+
+	/**
+	 * An empty buffer to read into: the kept one when nobody else holds it.
+	 */
+	private synchronized ByteBuf readBuffer() throws EOFException {
+		if (this.closed) {
+			throw new EOFException("The connection is closed");
+		}
+		ByteBuf kept = this.readBuffer;
+		if (kept != null && kept.refCnt() == 1) {
+			return kept.clear();
+		}
+		if (kept != null) {
+			kept.release();
+		}
+		ByteBuf fresh = this.allocator.ioBuffer(READ_BYTES, READ_BYTES);
+		this.readBuffer = fresh;
+		return fresh;
 	}
 
 	/**
@@ -186,6 +205,11 @@ final class CallerSocket {
 	 */
 	synchronized void close() {
 		this.closed = true;
+		ByteBuf kept = this.readBuffer;
+		this.readBuffer = null;
+		if (kept != null) {
+			kept.release();
+		}
 		Selector current = this.selector;
 		this.selector = null;
 		if (current != null) {
