@@ -100,6 +100,11 @@ public final class VirtualThreadsMain {
 			}
 			fill(new Phase("fill-latency", POOL_SIZE, POOL_SIZE, LATENCY_MAX_WAIT), slow, port);
 			fill(new Phase("fill-stall", POOL_SIZE, POOL_SIZE, STALL_MAX_WAIT), stalled, port);
+			// A batch on this platform thread reads and writes its connection's socket
+			// itself; the virtual threads that lease that connection next hand its I/O
+			// back to the event loop (a selector would hold their carrier).
+			new StringBatchTemplate(slow).execute((batch) -> batch.set("vt:platform", "1"));
+			new StringBatchTemplate(stalled).execute((batch) -> batch.set("vt:platform", "1"));
 			Map<String, Integer> events = count(record(directory.resolve("batches.jfr"), () -> {
 				latency(new Phase("latency", CALLS, POOL_SIZE, LATENCY_MAX_WAIT), slow, port);
 				stall(new Phase("stall", CALLS, POOL_SIZE, STALL_MAX_WAIT), stalled, port);
