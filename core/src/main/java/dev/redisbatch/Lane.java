@@ -228,7 +228,7 @@ final class Lane {
 			if (current == null) {
 				continue;
 			}
-			if (!current.isOpen()) {
+			if (!current.isOpenForWrite()) {
 				// It broke (for example the server restarted): nothing of this chunk was
 				// sent on it, so another connection can take the chunk.
 				breakLease(current);

@@ -36,11 +36,18 @@ final class Lease {
 	}
 
 	/**
+	 * Whether the connection is open, as far as it is known.
+	 */
+	boolean isOpen() {
+		return !this.wire.isClosed() && this.connection.isOpen();
+	}
+
+	/**
 	 * Whether the connection is still open, checked before each write: when the batch's
 	 * thread reads the socket, this reads the replies that have arrived (so that the
 	 * server never holds them), and finds a close by the server.
 	 */
-	boolean isOpen() {
+	boolean isOpenForWrite() {
 		boolean open = this.checked ? !this.wire.isClosed() : this.wire.checkOpen();
 		this.checked = false;
 		return open && this.connection.isOpen();

@@ -367,8 +367,10 @@ final class NodePool {
 		@Override
 		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
 			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+			// the socket is read on borrow only: a connection coming back was read to
+			// its last reply a moment ago
 			boolean usable = connection.isOpen() && !this.retired.contains(connection)
-					&& this.socketOpen.test(connection);
+					&& (pooled.getState() == PooledObjectState.RETURNING || this.socketOpen.test(connection));
 			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
 				throw new ClosedBeforeUse();
 			}
