@@ -156,17 +156,31 @@ final class CallerSocket {
 	 * @return whether every byte was written before the deadline
 	 */
 	boolean write(ByteBuf bytes, long deadline, Consumer<ByteBuf> into) throws IOException {
-		while (bytes.isReadable()) {
-			if (bytes.readBytes(this.channel, bytes.readableBytes()) > 0) {
-				continue;
+		// A heap buffer (a chunk's) is copied once into a pooled direct one: the JDK
+		// would copy it into a direct buffer of its own per write, and keep that buffer,
+		// as large as the largest chunk, for the life of the thread.
+		ByteBuf out = bytes.isDirect() ? bytes : this.allocator.ioBuffer(bytes.readableBytes())
+			.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+		try {
+			while (out.isReadable()) {
+				if (out.readBytes(this.channel, out.readableBytes()) > 0) {
+					continue;
+				}
+				if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
+					return false;
+				}
+				select(SelectionKey.OP_READ | SelectionKey.OP_WRITE, deadline);
+				readArrived(into);
 			}
-			if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
-				return false;
-			}
-			select(SelectionKey.OP_READ | SelectionKey.OP_WRITE, deadline);
-			readArrived(into);
+			return true;
 		}
-		return true;
+		finally {
+			if (out != bytes) {
+				// what went out, for the caller's count
+				bytes.skipBytes(bytes.readableBytes() - out.readableBytes());
+				out.release();
+			}
+		}
 	}
 
 	private void select(int interest, long deadline) throws IOException {
@@ -193,7 +207,13 @@ final class CallerSocket {
 		Selector current = this.selector;
 		if (current == null) {
 			current = Selector.open();
-			this.key = this.channel.register(current, SelectionKey.OP_READ);
+			try {
+				this.key = this.channel.register(current, SelectionKey.OP_READ);
+			}
+			catch (IOException | RuntimeException ex) {
+				current.close();
+				throw ex;
+			}
 			this.selector = current;
 		}
 		return current;

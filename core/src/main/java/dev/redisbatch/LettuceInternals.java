@@ -24,11 +24,11 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.SslHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -126,13 +126,31 @@ final class LettuceInternals {
 	static final String JAVA_CHANNEL = "javaChannel";
 
 	/**
+	 * Whether every handler between the pipeline's head and the batch's {@link Wire} is
+	 * Lettuce's own: one of the application's there (a traffic shaper, a logging handler,
+	 * TLS) must see every byte, which only the event loop's path shows it.
+	 */
+	private static boolean onlyLettuceBefore(ChannelPipeline pipeline) {
+		for (Map.Entry<String, ChannelHandler> handler : pipeline) {
+			if (handler.getValue() instanceof Wire) {
+				return true;
+			}
+			if (!handler.getValue().getClass().getName().startsWith("io.lettuce.core.")) {
+				return false;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * The socket of a plaintext NIO channel, for the batch's thread to read and write:
 	 * Netty keeps it in {@code AbstractNioChannel.javaChannel()}, which is protected.
 	 * {@code null} for any other channel: TLS (whose bytes the {@code SslHandler} must
-	 * see), the native transports, or a Netty without that method.
+	 * see), an application's handler in front of the batch's, the native transports, or a
+	 * Netty without that method.
 	 */
 	static @Nullable CallerSocket callerSocketOf(Channel channel) {
-		if (!(channel instanceof NioSocketChannel) || channel.pipeline().get(SslHandler.class) != null) {
+		if (!(channel instanceof NioSocketChannel) || !onlyLettuceBefore(channel.pipeline())) {
 			return null;
 		}
 		try {

@@ -139,6 +139,9 @@ final class Wire extends ChannelDuplexHandler {
 		if (current != null) {
 			current.close();
 		}
+		if (!this.leased) {
+			releaseReceived();
+		}
 		wake();
 		super.channelInactive(ctx);
 	}
@@ -214,13 +217,6 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	private void readOnEventLoop(ChannelHandlerContext ctx, boolean eventLoopReads) {
-		if (eventLoopReads && !this.leased) {
-			// bytes the batch's thread read between leases (push frames) are Lettuce's
-			ByteBuf bytes;
-			while ((bytes = poll()) != null) {
-				ctx.fireChannelRead(bytes);
-			}
-		}
 		this.callerReads = !eventLoopReads;
 		ctx.channel().config().setAutoRead(eventLoopReads);
 	}
@@ -310,14 +306,20 @@ final class Wire extends ChannelDuplexHandler {
 	/**
 	 * Whether the connection is still open. When the batch's thread reads the socket, it
 	 * reads what has arrived first, without waiting: the event loop does not read the
-	 * socket then, so only a read finds that the server closed it. What it reads is
-	 * queued: the replies of chunks in flight (read now, the server never holds them), or
-	 * push frames that came between leases.
+	 * socket then, so only a read finds that the server closed it. During a lease, what
+	 * it reads is queued: the replies of chunks in flight, read now so that the server
+	 * never holds them. Between leases nothing may arrive: a byte that did (a push frame,
+	 * or a reply nobody waits for) is not passed off as a chunk's reply, and the
+	 * connection is closed instead.
 	 */
 	boolean checkOpen() {
 		CallerSocket direct = this.socket;
 		if (this.callerReads && direct != null && !this.closed) {
 			readSocket(direct, 0);
+			if (!this.leased && !this.received.isEmpty()) {
+				releaseReceived();
+				fail();
+			}
 		}
 		return !this.closed;
 	}
@@ -347,6 +349,13 @@ final class Wire extends ChannelDuplexHandler {
 	/**
 	 * The oldest buffer read and not yet taken, or {@code null}.
 	 */
+	private void releaseReceived() {
+		ByteBuf left;
+		while ((left = poll()) != null) {
+			left.release();
+		}
+	}
+
 	@Nullable ByteBuf poll() {
 		ByteBuf bytes = this.received.poll();
 		if (bytes != null) {
@@ -362,17 +371,20 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	void awaitBytes(long deadline) {
 		CallerSocket direct = this.socket;
-		if (this.callerReads && direct != null) {
+		boolean callerReads = this.callerReads && direct != null;
+		if (callerReads && this.leased) {
 			if (this.received.isEmpty() && !this.closed) {
 				readSocket(direct, deadline);
 			}
 			return;
 		}
+		// (a lease that ended early, its connection closing, reads no more: it waits for
+		// the close)
 		this.waiter = Thread.currentThread();
 		try {
 			while (this.received.isEmpty() && !this.closed) {
 				ChannelHandlerContext ctx = this.context;
-				if (ctx != null && !ctx.channel().config().isAutoRead()) {
+				if (!callerReads && ctx != null && !ctx.channel().config().isAutoRead()) {
 					// everything read ahead was taken: read on
 					ctx.channel().config().setAutoRead(true);
 				}

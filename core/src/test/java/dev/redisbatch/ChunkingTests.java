@@ -42,9 +42,9 @@ class ChunkingTests {
 	@Test
 	void aChunkGoesOutWithOneFlushWhereExecutePipelinedFlushesEachCommand(RedisProcess server) {
 		AtomicLong flushes = new AtomicLong();
+		// The application's handler in front of the batch's sees every byte: the event
+		// loop writes each chunk, as under TLS
 		ClientResources countingFlushes = countingFlushes(flushes);
-		// the event loop writes every chunk, as under TLS
-		System.setProperty(Wire.CALLER_IO, "false");
 		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
 			.clientResources(countingFlushes)
 			.build()) {
@@ -54,24 +54,6 @@ class ChunkingTests {
 			// one flush per chunk: three of 1,000, after the first ones of 8 and 16 KB
 			assertThat(chunksAndFlushes).containsExactly(5, 5);
 			assertThat(pipelinedFlushes).isGreaterThanOrEqualTo(3000);
-		}
-		finally {
-			System.clearProperty(Wire.CALLER_IO);
-			countingFlushes.shutdown();
-		}
-	}
-
-	@Test
-	void onAPlaintextConnectionTheBatchsThreadWritesItsChunksWithoutTheEventLoop(RedisProcess server) {
-		AtomicLong flushes = new AtomicLong();
-		ClientResources countingFlushes = countingFlushes(flushes);
-		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
-			.clientResources(countingFlushes)
-			.build()) {
-			long[] chunksAndFlushes = chunksAndFlushesOf3000Sets(pool, flushes);
-
-			assertThat(chunksAndFlushes).containsExactly(5, 0);
-			assertThat(server.call("GET", "key:2999")).isEqualTo("value-2999");
 		}
 		finally {
 			countingFlushes.shutdown();

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -31,6 +32,7 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.protocol.CommandEncoder;
@@ -275,6 +277,52 @@ class LettuceInternalsContractTests {
 		finally {
 			applicationResources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
+	}
+
+	@Test
+	void anApplicationsHandlerInFrontOfTheBatchsKeepsTheEventLoopsPathSoThatItSeesEveryByte(RedisProcess server) {
+		AtomicReference<Channel> opened = new AtomicReference<>();
+		NettyCustomizer application = new NettyCustomizer() {
+			@Override
+			public void afterChannelInitialized(Channel channel) {
+				channel.pipeline().addFirst("application", new ChannelDuplexHandler());
+				opened.set(channel);
+			}
+		};
+		ClientResources applicationResources = DefaultClientResources.builder().nettyCustomizer(application).build();
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
+			.clientResources(applicationResources)
+			.build()) {
+			NodePool node = pool.server();
+			StatefulConnection<byte[], byte[]> connection = node.borrow();
+			try {
+				Channel channel = opened.get();
+				assertThat(channel.pipeline().names()).startsWith("application");
+				assertThat(LettuceInternals.callerSocketOf(channel)).isNull();
+			}
+			finally {
+				node.release(connection);
+			}
+		}
+		finally {
+			applicationResources.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void aReplyArrivingBetweenLeasesIsNeverTakenForAChunksTheConnectionIsClosed(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		wire.lease();
+		// a reply no lease will wait for: its lease ends before it arrives
+		wire.write(
+				Unpooled.copiedBuffer("*3\r\n$5\r\nBLPOP\r\n$7\r\nnothing\r\n$3\r\n0.2\r\n", StandardCharsets.US_ASCII),
+				System.nanoTime() + TEN_SECONDS);
+		assertThat(wire.endLease()).as("nothing had arrived yet").isTrue();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !wire.checkOpen());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !connection.isOpen());
+		assertThat(wire.poll()).isNull();
 	}
 
 	@Test
