@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -40,6 +41,11 @@ final class CallerSocket {
 	 */
 	private static final int MAX_READS = 16;
 
+	/**
+	 * The largest slice of a heap buffer written at once.
+	 */
+	private static final int WRITE_BYTES = 256 * 1024;
+
 	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
 
 	private final SocketChannel channel;
@@ -58,6 +64,12 @@ final class CallerSocket {
 	 * it.
 	 */
 	private @Nullable ByteBuf readBuffer;
+
+	/**
+	 * The buffer heap bytes go out through: the JDK's own, so that no release can race
+	 * the thread writing from it when the connection closes.
+	 */
+	private final ByteBuffer writeBuffer = ByteBuffer.allocateDirect(WRITE_BYTES);
 
 	CallerSocket(SocketChannel channel, ByteBufAllocator allocator) {
 		this.channel = channel;
@@ -156,31 +168,40 @@ final class CallerSocket {
 	 * @return whether every byte was written before the deadline
 	 */
 	boolean write(ByteBuf bytes, long deadline, Consumer<ByteBuf> into) throws IOException {
-		// A heap buffer (a chunk's) is copied once into a pooled direct one: the JDK
-		// would copy it into a direct buffer of its own per write, and keep that buffer,
-		// as large as the largest chunk, for the life of the thread.
-		ByteBuf out = bytes.isDirect() ? bytes : this.allocator.ioBuffer(bytes.readableBytes())
-			.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
-		try {
-			while (out.isReadable()) {
-				if (out.readBytes(this.channel, out.readableBytes()) > 0) {
-					continue;
-				}
-				if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
-					return false;
-				}
-				select(SelectionKey.OP_READ | SelectionKey.OP_WRITE, deadline);
-				readArrived(into);
-			}
-			return true;
+		// A heap buffer (a chunk's) goes out through the connection's own direct buffer,
+		// a slice at a time: the JDK would copy it into a temporary direct buffer per
+		// write
+		// and keep that one, as large as the largest chunk, for the life of the thread.
+		ByteBuffer out = null;
+		if (!bytes.isDirect()) {
+			out = this.writeBuffer;
+			out.clear().limit(0);
 		}
-		finally {
-			if (out != bytes) {
-				// what went out, for the caller's count
-				bytes.skipBytes(bytes.readableBytes() - out.readableBytes());
-				out.release();
+		while (bytes.isReadable()) {
+			int written;
+			if (out == null) {
+				written = bytes.readBytes(this.channel, bytes.readableBytes());
 			}
+			else {
+				if (!out.hasRemaining()) {
+					out.clear().limit(Math.min(out.capacity(), bytes.readableBytes()));
+					bytes.getBytes(bytes.readerIndex(), out);
+					out.flip();
+				}
+				written = this.channel.write(out);
+				// the reader index counts what went out, not what was copied
+				bytes.skipBytes(written);
+			}
+			if (written > 0) {
+				continue;
+			}
+			if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
+				return false;
+			}
+			select(SelectionKey.OP_READ | SelectionKey.OP_WRITE, deadline);
+			readArrived(into);
 		}
+		return true;
 	}
 
 	private void select(int interest, long deadline) throws IOException {
