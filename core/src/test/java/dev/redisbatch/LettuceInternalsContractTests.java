@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -253,40 +255,36 @@ class LettuceInternalsContractTests {
 	@Test
 	void theApplicationsNettyCustomizerRunsFirstOnBatchConnections(RedisProcess server) {
 		List<String> seen = new ArrayList<>();
-		NettyCustomizer application = new NettyCustomizer() {
-			@Override
-			public void afterChannelInitialized(Channel channel) {
-				seen.add(String.valueOf(channel.pipeline().get(Wire.class)));
-			}
-		};
-		ClientResources applicationResources = DefaultClientResources.builder().nettyCustomizer(application).build();
-		try (BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri()))
-			.clientResources(applicationResources)
-			.build()) {
-			NodePool node = pool.server();
-			StatefulConnection<byte[], byte[]> connection = node.borrow();
-			try {
-				assertThat(node.wireOf(connection)).isNotNull();
-				assertThat(seen).as("the application's customizer ran, before the Wire was added")
-					.containsExactly("null");
-			}
-			finally {
-				node.release(connection);
-			}
-		}
-		finally {
-			applicationResources.shutdown(0, 2, TimeUnit.SECONDS);
-		}
+		onPoolOfTheApplicationsResources(server,
+				(channel) -> seen.add(String.valueOf(channel.pipeline().get(Wire.class))), (node, connection) -> {
+					assertThat(node.wireOf(connection)).isNotNull();
+					assertThat(seen).as("the application's customizer ran, before the Wire was added")
+						.containsExactly("null");
+				});
 	}
 
 	@Test
 	void anApplicationsHandlerInFrontOfTheBatchsKeepsTheEventLoopsPathSoThatItSeesEveryByte(RedisProcess server) {
 		AtomicReference<Channel> opened = new AtomicReference<>();
+		onPoolOfTheApplicationsResources(server, (channel) -> {
+			channel.pipeline().addFirst("application", new ChannelDuplexHandler());
+			opened.set(channel);
+		}, (node, connection) -> {
+			assertThat(opened.get().pipeline().names()).startsWith("application");
+			assertThat(LettuceInternals.callerSocketOf(opened.get())).isNull();
+		});
+	}
+
+	/**
+	 * Check a connection borrowed from a pool built on the application's client
+	 * resources, whose Netty customizer runs the given code on each new channel.
+	 */
+	private static void onPoolOfTheApplicationsResources(RedisProcess server, Consumer<Channel> customizer,
+			BiConsumer<NodePool, StatefulConnection<byte[], byte[]>> check) {
 		NettyCustomizer application = new NettyCustomizer() {
 			@Override
 			public void afterChannelInitialized(Channel channel) {
-				channel.pipeline().addFirst("application", new ChannelDuplexHandler());
-				opened.set(channel);
+				customizer.accept(channel);
 			}
 		};
 		ClientResources applicationResources = DefaultClientResources.builder().nettyCustomizer(application).build();
@@ -296,9 +294,7 @@ class LettuceInternalsContractTests {
 			NodePool node = pool.server();
 			StatefulConnection<byte[], byte[]> connection = node.borrow();
 			try {
-				Channel channel = opened.get();
-				assertThat(channel.pipeline().names()).startsWith("application");
-				assertThat(LettuceInternals.callerSocketOf(channel)).isNull();
+				check.accept(node, connection);
 			}
 			finally {
 				node.release(connection);
