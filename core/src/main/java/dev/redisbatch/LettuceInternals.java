@@ -126,6 +126,22 @@ final class LettuceInternals {
 	static final String JAVA_CHANNEL = "javaChannel";
 
 	/**
+	 * That method, made accessible once; {@code null} in a Netty without it.
+	 */
+	private static final @Nullable Method JAVA_CHANNEL_METHOD = javaChannelMethod();
+
+	private static @Nullable Method javaChannelMethod() {
+		try {
+			Method method = AbstractNioChannel.class.getDeclaredMethod(JAVA_CHANNEL);
+			method.setAccessible(true);
+			return method;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/**
 	 * Whether every handler between the pipeline's head and the batch's {@link Wire} is
 	 * Lettuce's own: one of the application's there (a traffic shaper, a logging handler,
 	 * TLS) must see every byte, which only the event loop's path shows it.
@@ -153,9 +169,11 @@ final class LettuceInternals {
 		if (!(channel instanceof NioSocketChannel) || !onlyLettuceBefore(channel.pipeline())) {
 			return null;
 		}
+		Method javaChannel = JAVA_CHANNEL_METHOD;
+		if (javaChannel == null) {
+			return null;
+		}
 		try {
-			Method javaChannel = AbstractNioChannel.class.getDeclaredMethod(JAVA_CHANNEL);
-			javaChannel.setAccessible(true);
 			return (javaChannel.invoke(channel) instanceof SocketChannel socket)
 					? new CallerSocket(socket, channel.alloc()) : null;
 		}

@@ -121,8 +121,7 @@ final class NodePool {
 	 * resources without the pool's Netty customizer, which the pool never does)
 	 */
 	Wire wireOf(StatefulConnection<byte[], byte[]> connection) {
-		Channel channel = this.channels.apply(connection);
-		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		Wire wire = wireOrNull(connection);
 		if (wire == null) {
 			throw new IllegalStateException("A batch connection to " + this.address
 					+ " has no redis-batch handler in its Netty pipeline: its client resources were built "
@@ -137,9 +136,13 @@ final class NodePool {
 	 * read finds that the server closed it.
 	 */
 	private boolean stillOpen(StatefulConnection<byte[], byte[]> connection) {
-		Channel channel = this.channels.apply(connection);
-		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		Wire wire = wireOrNull(connection);
 		return wire == null || wire.checkOpen();
+	}
+
+	private @Nullable Wire wireOrNull(StatefulConnection<byte[], byte[]> connection) {
+		Channel channel = this.channels.apply(connection);
+		return (channel != null) ? channel.pipeline().get(Wire.class) : null;
 	}
 
 	/**

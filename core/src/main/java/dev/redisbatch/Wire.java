@@ -259,12 +259,8 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	boolean endLease() {
 		this.leased = false;
-		boolean clean = true;
-		ByteBuf left;
-		while ((left = poll()) != null) {
-			clean = false;
-			left.release();
-		}
+		boolean clean = this.received.isEmpty();
+		releaseReceived();
 		return clean;
 	}
 

@@ -202,8 +202,8 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 					List.of(10), List.of("SET", "GET"), CONCURRENT_THREADS,
 					new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS), new Iterations(1, 200, 1, 200, REPLY_PATH_FORKS),
 					new Iterations(1, 500, 1, 1000, REPLY_PATH_FORKS), 200_000, Duration.ofSeconds(60), 20);
-			case "reply-path-loopback" -> replyPathLoopback();
-			case "reply-path-small" -> replyPathSmall();
+			case "reply-path-loopback" -> ShortReplyPathPlans.loopback();
+			case "reply-path-small" -> ShortReplyPathPlans.small();
 			case "auto-batching" -> autoBatching("auto-batching", AUTO_BATCHING_THREADS, AUTO_BATCHING_VIRTUAL_THREADS,
 					new Iterations(1, 2000, 4, 1000, REPLY_PATH_FORKS));
 			case "auto-batching-smoke" ->
@@ -211,40 +211,6 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 			default -> throw new IllegalArgumentException("Unknown profile '" + profile
 					+ "': standard, full, smoke, reply-path, reply-path-smoke, auto-batching or auto-batching-smoke");
 		};
-	}
-
-	/**
-	 * The reply-path cells on loopback only (N = 1, 10, 100 and 1,000, SET and GET,
-	 * BatchTemplate and Jedis, three forks, shorter iterations): the small batches of web
-	 * requests, in about six minutes, to compare two builds on one machine the same day.
-	 */
-	private static SuitePlan replyPathLoopback() {
-		Group loopback = new Group("reply-path-small", "Reply path: batches of 1 to 1,000 commands on loopback", List
-			.of(new Block(REPLY_PATH_STRATEGIES, List.of("SET", "GET"), List.of(1, 10, 100, 1_000), List.of("direct"))),
-				new Iterations(2, 500, 4, 500, REPLY_PATH_FORKS), Measure.REPLY_PATH);
-		return new SuitePlan("reply-path-loopback", 100_000, List.of(loopback), 0, List.of(), Duration.ofSeconds(60),
-				List.of(), 0, 100, 0, 0, List.of());
-	}
-
-	/**
-	 * The small batches of web requests, near and at a distance: N = 1 and 10 on
-	 * loopback, and N = 100 and 1,000 on loopback and at RTT 1 and 10 ms, SET and GET,
-	 * BatchTemplate and Jedis, three forks: about 12 minutes.
-	 */
-	private static SuitePlan replyPathSmall() {
-		Iterations iterations = new Iterations(2, 500, 4, 500, REPLY_PATH_FORKS);
-		List<String> workloads = List.of("SET", "GET");
-		// the event loop's I/O beside the batch's thread's, in the same run
-		List<String> strategies = List.of(Strategies.BATCH_TEMPLATE, Strategies.BATCH_TEMPLATE_EVENT_LOOP,
-				Strategies.JEDIS);
-		Group small = new Group("reply-path-small", "Reply path: batches of 1 and 10 commands on loopback",
-				List.of(new Block(strategies, workloads, REPLY_PATH_SMALL_SIZES, List.of("direct"))), iterations,
-				Measure.REPLY_PATH);
-		Group distance = new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far",
-				List.of(new Block(strategies, workloads, List.of(100, 1_000), List.of("direct", "rtt1", "rtt10"))),
-				iterations, Measure.REPLY_PATH);
-		return new SuitePlan("reply-path-small", 100_000, List.of(small, distance), 0, List.of(),
-				Duration.ofSeconds(60), List.of(), 0, 100, 0, 0, List.of());
 	}
 
 	/**

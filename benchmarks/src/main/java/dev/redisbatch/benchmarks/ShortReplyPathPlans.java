@@ -1,0 +1,64 @@
+package dev.redisbatch.benchmarks;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.redisbatch.benchmarks.SuitePlan.Block;
+import dev.redisbatch.benchmarks.SuitePlan.Group;
+import dev.redisbatch.benchmarks.SuitePlan.Iterations;
+import dev.redisbatch.benchmarks.SuitePlan.Measure;
+
+/**
+ * The short reply-path profiles, to compare builds or paths on one machine the same day:
+ * {@code reply-path-loopback} and {@code reply-path-small}, three forks of shorter
+ * iterations than the full {@code reply-path} profile.
+ */
+final class ShortReplyPathPlans {
+
+	/**
+	 * The iterations of every cell of these profiles.
+	 */
+	private static final Iterations ITERATIONS = new Iterations(2, 500, 4, 500, SuitePlan.REPLY_PATH_FORKS);
+
+	private ShortReplyPathPlans() {
+	}
+
+	/**
+	 * The reply-path cells on loopback only (N = 1, 10, 100 and 1,000, SET and GET,
+	 * BatchTemplate and Jedis, three forks, shorter iterations): the small batches of web
+	 * requests, in about six minutes, to compare two builds on one machine the same day.
+	 */
+	static SuitePlan loopback() {
+		return shortReplyPath("reply-path-loopback",
+				new Group("reply-path-small", "Reply path: batches of 1 to 1,000 commands on loopback",
+						List.of(new Block(SuitePlan.REPLY_PATH_STRATEGIES, List.of("SET", "GET"),
+								List.of(1, 10, 100, 1_000), List.of("direct"))),
+						ITERATIONS, Measure.REPLY_PATH));
+	}
+
+	/**
+	 * The small batches of web requests, near and at a distance: N = 1 and 10 on
+	 * loopback, and N = 100 and 1,000 on loopback and at RTT 1 and 10 ms, SET and GET,
+	 * BatchTemplate (with its own I/O and with the event loop's) and Jedis, three forks:
+	 * about 15 minutes.
+	 */
+	static SuitePlan small() {
+		List<String> strategies = List.of(Strategies.BATCH_TEMPLATE, Strategies.BATCH_TEMPLATE_EVENT_LOOP,
+				Strategies.JEDIS);
+		return shortReplyPath("reply-path-small",
+				new Group("reply-path-small", "Reply path: batches of 1 and 10 commands on loopback",
+						List.of(new Block(strategies, List.of("SET", "GET"), SuitePlan.REPLY_PATH_SMALL_SIZES,
+								List.of("direct"))),
+						ITERATIONS, Measure.REPLY_PATH),
+				new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far",
+						List.of(new Block(strategies, List.of("SET", "GET"), List.of(100, 1_000),
+								List.of("direct", "rtt1", "rtt10"))),
+						ITERATIONS, Measure.REPLY_PATH));
+	}
+
+	private static SuitePlan shortReplyPath(String name, Group... groups) {
+		return new SuitePlan(name, 100_000, List.of(groups), 0, List.of(), Duration.ofSeconds(60), List.of(), 0, 100, 0,
+				0, List.of());
+	}
+
+}
