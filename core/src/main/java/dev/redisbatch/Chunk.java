@@ -258,6 +258,10 @@ final class Chunk {
 					if (output == READ_IN_PLACE) {
 						continue;
 					}
+					if (FlatReply.decode(bytes, output, this.unreadable)) {
+						replyRead();
+						continue;
+					}
 				}
 				this.reading = output;
 			}
@@ -425,8 +429,10 @@ final class Chunk {
 		// a closed connection answers too: what came before the close is decoded, and
 		// the rest will never come
 		boolean answered = decoded || connectionFailure != null;
-		String noReply = (connectionFailure != null) ? Messages.noReplyConnection(connectionFailure)
-				: interrupted ? Messages.noReplyInterrupted() : Messages.noReplyInTime(timeout);
+		// every command of a decoded chunk has its reply: the message is only made when
+		// one may have none
+		String noReply = (connectionFailure != null) ? Messages.noReplyConnection(connectionFailure) : interrupted
+				? Messages.noReplyInterrupted() : decoded ? Messages.noReply() : Messages.noReplyInTime(timeout);
 		List<Reroute> reroutes = new ArrayList<>(0);
 		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,

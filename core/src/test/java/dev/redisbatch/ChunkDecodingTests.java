@@ -150,6 +150,60 @@ class ChunkDecodingTests {
 		assertThat(decoding.responses.get(1).getOutput().get()).isEqualTo(7L);
 	}
 
+	@Test
+	void flatRepliesDecodedInPlaceHoldWhatTheStateMachineDecodes() {
+		List<Expected> flat = List.of(new Expected("+OK\r\n", StatusOutput::new, null),
+				new Expected("+\r\n", StatusOutput::new, null), new Expected(":0\r\n", IntegerOutput::new, null),
+				new Expected(":-9223372036854775808\r\n", IntegerOutput::new, null),
+				new Expected(":9223372036854775807\r\n", IntegerOutput::new, null),
+				new Expected("$-1\r\n", ValueOutput::new, null), new Expected("$0\r\n\r\n", ValueOutput::new, null),
+				new Expected("$6\r\na\r\nb\r\n\r\n", ValueOutput::new, null),
+				new Expected("$" + 70_000 + "\r\n" + "v".repeat(70_000) + "\r\n", ValueOutput::new, null),
+				new Expected(":12\r\n", ValueOutput::new, null),
+				new Expected("$2\r\nab\r\n", IntegerOutput::new, null));
+		List<String> leftToTheStateMachine = new ArrayList<>();
+		for (Expected reply : flat) {
+			CommandOutput<byte[], byte[], ?> inPlace = reply.output().apply(ByteArrayCodec.INSTANCE);
+			CommandOutput<byte[], byte[], ?> byStateMachine = reply.output().apply(ByteArrayCodec.INSTANCE);
+			List<Throwable> inPlaceFailures = new ArrayList<>();
+			List<Throwable> stateMachineFailures = new ArrayList<>();
+			ByteBuf first = Unpooled.copiedBuffer(reply.wire(), StandardCharsets.UTF_8);
+			ByteBuf second = first.copy();
+
+			boolean decodedInPlace = FlatReply.decode(first, inPlace, inPlaceFailures::add);
+			boolean decoded = new RedisStateMachine().decode(second, byStateMachine, stateMachineFailures::add);
+
+			assertThat(decoded).isTrue();
+			if (decodedInPlace) {
+				assertThat(first.isReadable()).as(reply.wire()).isFalse();
+				assertThat(text(inPlace.get())).as(reply.wire()).isEqualTo(text(byStateMachine.get()));
+				assertThat(inPlace.getError()).as(reply.wire()).isEqualTo(byStateMachine.getError());
+				assertThat(inPlaceFailures).as(reply.wire()).hasSameSizeAs(stateMachineFailures);
+			}
+			else {
+				assertThat(first.readerIndex()).as("left untouched: %s", reply.wire()).isZero();
+				leftToTheStateMachine.add(reply.wire());
+			}
+		}
+		assertThat(leftToTheStateMachine).as("19 digits are read by the state machine")
+			.containsExactly(":-9223372036854775808\r\n", ":9223372036854775807\r\n");
+	}
+
+	@Test
+	void aFlatReplyIsOnlyDecodedInPlaceOnceItHasFullyArrived() {
+		String reply = "$5\r\nhello\r\n";
+		for (int length = 1; length < reply.length(); length++) {
+			ByteBuf part = Unpooled.copiedBuffer(reply.substring(0, length), StandardCharsets.UTF_8);
+			ValueOutput<byte[], byte[]> output = new ValueOutput<>(ByteArrayCodec.INSTANCE);
+
+			assertThat(FlatReply.decode(part, output, (failure) -> {
+			})).as("%d bytes", length).isFalse();
+
+			assertThat(part.readerIndex()).isZero();
+			assertThat(output.get()).isNull();
+		}
+	}
+
 	private static String wire(List<Expected> replies) {
 		StringBuilder all = new StringBuilder();
 		replies.forEach((reply) -> all.append(reply.wire()));
