@@ -70,6 +70,8 @@ final class BatchRun implements Lane.Events {
 
 	private boolean finished;
 
+	private @Nullable BatchResults results;
+
 	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
 		this.settings = settings;
 		OutcomeLedger outcomes = new OutcomeLedger();
@@ -461,9 +463,17 @@ final class BatchRun implements Lane.Events {
 		return this.ledger.slice(from, to).toResults(name(), chunks, elapsed, stoppedBecause());
 	}
 
+	/**
+	 * The results: made once, when the batch closes.
+	 */
 	private BatchResults results() {
-		return this.ledger.toResults(name(), this.chunksSent, Duration.ofNanos(System.nanoTime() - this.startNanos),
-				stoppedBecause());
+		BatchResults made = this.results;
+		if (made == null) {
+			made = this.ledger.toResults(name(), this.chunksSent, Duration.ofNanos(System.nanoTime() - this.startNanos),
+					stoppedBecause());
+			this.results = made;
+		}
+		return made;
 	}
 
 	private @Nullable String stoppedBecause() {
@@ -480,7 +490,16 @@ final class BatchRun implements Lane.Events {
 			}
 			sendRerouted();
 		}
-		while (this.router.lanes().stream().anyMatch(Lane::hasWork));
+		while (anyLaneHasWork());
+	}
+
+	private boolean anyLaneHasWork() {
+		for (Lane lane : this.router.lanes()) {
+			if (lane.hasWork()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void settleEverythingInFlight() {

@@ -64,6 +64,10 @@ final class Messages {
 		return "sent, but no reply within the chunk timeout of " + timeout + " (it may have run)";
 	}
 
+	static String noReply() {
+		return "sent, but no reply came (it may have run)";
+	}
+
 	static String noReplyInterrupted() {
 		return "sent, but the batch was interrupted before its reply (it may have run)";
 	}

@@ -38,6 +38,11 @@ final class Router {
 	private final Map<NodePool, Lane> lanes = new IdentityHashMap<>();
 
 	/**
+	 * {@link #lanes()}, made again once a lane is added.
+	 */
+	private @Nullable List<Lane> laneList;
+
+	/**
 	 * The lane of each master of the topology, so that routing a command is an array
 	 * lookup and an identity lookup.
 	 */
@@ -130,14 +135,26 @@ final class Router {
 	}
 
 	private Lane laneFor(NodePool node) {
-		return this.lanes.computeIfAbsent(node, this.newLane::apply);
+		Lane lane = this.lanes.get(node);
+		if (lane == null) {
+			lane = this.newLane.apply(node);
+			this.lanes.put(node, lane);
+			this.laneList = null;
+		}
+		return lane;
 	}
 
 	/**
-	 * The lanes of the servers the batch has reached so far.
+	 * The lanes of the servers the batch has reached so far: a list that does not change
+	 * when a lane is added while it is walked (a redirect can reach a new server).
 	 */
 	List<Lane> lanes() {
-		return List.copyOf(this.lanes.values());
+		List<Lane> current = this.laneList;
+		if (current == null) {
+			current = List.copyOf(this.lanes.values());
+			this.laneList = current;
+		}
+		return current;
 	}
 
 	/**
