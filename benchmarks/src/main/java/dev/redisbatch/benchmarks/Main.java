@@ -54,7 +54,7 @@ import org.openjdk.jmh.infra.IterationParams;
  * <li>writes the report, with every ratio taken from this run.</li>
  * </ol>
  * Usage:
- * {@code Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke|auto-batching|auto-batching-smoke]
+ * {@code Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke|reply-path-loopback|reply-path-small|reply-path-steady|auto-batching|auto-batching-smoke]
  * [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]}. The groups are the JMH
  * groups of the plan and its other steps: {@code physical}, {@code memory},
  * {@code connections}, {@code polite}.
@@ -113,7 +113,7 @@ public final class Main {
 				case "--publish" -> publish = Path.of(args[++i]);
 				case "--help", "-h" -> {
 					System.out.println("Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke"
-							+ "|auto-batching|auto-batching-smoke]"
+							+ "|reply-path-loopback|reply-path-small|reply-path-steady|auto-batching|auto-batching-smoke]"
 							+ " [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]");
 					return;
 				}

@@ -9,9 +9,10 @@ import dev.redisbatch.benchmarks.SuitePlan.Iterations;
 import dev.redisbatch.benchmarks.SuitePlan.Measure;
 
 /**
- * The short reply-path profiles, to compare builds or paths on one machine the same day:
+ * The reply-path profiles that compare builds or paths on one machine the same day:
  * {@code reply-path-loopback} and {@code reply-path-small}, three forks of shorter
- * iterations than the full {@code reply-path} profile.
+ * iterations than the full {@code reply-path} profile, and {@code reply-path-steady}, the
+ * same cells and the concurrent scenario once the JIT compiler is done.
  */
 final class ShortReplyPathPlans {
 
@@ -19,6 +20,19 @@ final class ShortReplyPathPlans {
 	 * The iterations of every cell of these profiles.
 	 */
 	private static final Iterations ITERATIONS = new Iterations(2, 500, 4, 500, SuitePlan.REPLY_PATH_FORKS);
+
+	/**
+	 * Eight seconds of warmup: long enough for the JIT compiler to finish with either
+	 * client at every size.
+	 */
+	private static final Iterations STEADY_ITERATIONS = new Iterations(8, 1000, 4, 500, SuitePlan.REPLY_PATH_FORKS);
+
+	/**
+	 * Twenty seconds of warmup for 32 threads, whose work leaves the compiler little of
+	 * the two cores.
+	 */
+	private static final Iterations STEADY_CONCURRENT_ITERATIONS = new Iterations(2, 10_000, 2, 10_000,
+			SuitePlan.REPLY_PATH_FORKS);
 
 	private ShortReplyPathPlans() {
 	}
@@ -54,6 +68,33 @@ final class ShortReplyPathPlans {
 						List.of(new Block(strategies, List.of("SET", "GET"), List.of(100, 1_000),
 								List.of("direct", "rtt1", "rtt10"))),
 						ITERATIONS, Measure.REPLY_PATH));
+	}
+
+	/**
+	 * The cells of {@link #small()} and the concurrent scenario, BatchTemplate against
+	 * the peers, measured once the JIT compiler is done: {@code BatchTemplate} has more
+	 * code to compile than a Jedis pipeline, and after the short profiles' one second of
+	 * warmup its forks still spend CPU compiling it (with 32 busy threads on 2 cores, for
+	 * some twenty seconds). About 30 minutes.
+	 */
+	static SuitePlan steady() {
+		List<String> strategies = SuitePlan.REPLY_PATH_STRATEGIES;
+		int threads = SuitePlan.CONCURRENT_THREADS;
+		return shortReplyPath("reply-path-steady",
+				new Group("reply-path-small", "Reply path, steady state: batches of 1 and 10 commands on loopback",
+						List.of(new Block(strategies, List.of("SET", "GET"), SuitePlan.REPLY_PATH_SMALL_SIZES,
+								List.of("direct"))),
+						STEADY_ITERATIONS, Measure.REPLY_PATH),
+				new Group("reply-path", "Reply path, steady state: batches of 100 and 1,000 commands, near and far",
+						List.of(new Block(strategies, List.of("SET", "GET"), List.of(100, 1_000),
+								List.of("direct", "rtt1", "rtt10"))),
+						STEADY_ITERATIONS, Measure.REPLY_PATH),
+				new Group("concurrent",
+						"Concurrent scenario, steady state: " + threads + " threads, batches of "
+								+ SuitePlan.CONCURRENT_BATCH + " GETs",
+						List.of(new Block(ConcurrentReaders.ids(), List.of("GET"), List.of(SuitePlan.CONCURRENT_BATCH),
+								List.of("direct"))),
+						STEADY_CONCURRENT_ITERATIONS, Measure.concurrent(threads)));
 	}
 
 	private static SuitePlan shortReplyPath(String name, Group... groups) {

@@ -204,12 +204,14 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 					new Iterations(1, 500, 1, 1000, REPLY_PATH_FORKS), 200_000, Duration.ofSeconds(60), 20);
 			case "reply-path-loopback" -> ShortReplyPathPlans.loopback();
 			case "reply-path-small" -> ShortReplyPathPlans.small();
+			case "reply-path-steady" -> ShortReplyPathPlans.steady();
 			case "auto-batching" -> autoBatching("auto-batching", AUTO_BATCHING_THREADS, AUTO_BATCHING_VIRTUAL_THREADS,
 					new Iterations(1, 2000, 4, 1000, REPLY_PATH_FORKS));
 			case "auto-batching-smoke" ->
 				autoBatching("auto-batching-smoke", List.of(1, 16), List.of(16), new Iterations(1, 300, 1, 300, 1));
 			default -> throw new IllegalArgumentException("Unknown profile '" + profile
-					+ "': standard, full, smoke, reply-path, reply-path-smoke, auto-batching or auto-batching-smoke");
+					+ "': standard, full, smoke, reply-path, reply-path-smoke, reply-path-loopback, reply-path-small,"
+					+ " reply-path-steady, auto-batching or auto-batching-smoke");
 		};
 	}
 

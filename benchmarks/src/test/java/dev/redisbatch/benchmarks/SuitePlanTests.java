@@ -19,7 +19,7 @@ class SuitePlanTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "smoke", "standard", "full", "reply-path", "reply-path-smoke", "reply-path-loopback",
-			"reply-path-small" })
+			"reply-path-small", "reply-path-steady" })
 	void everyStrategyOfEveryPlanExists(String profile) {
 		SuitePlan plan = SuitePlan.of(profile);
 		for (SuitePlan.Group group : plan.groups()) {
