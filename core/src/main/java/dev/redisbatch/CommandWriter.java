@@ -52,6 +52,10 @@ final class CommandWriter<T> {
 
 	private int count;
 
+	private long lastNumber;
+
+	private byte @Nullable [] lastNumberBulk;
+
 	private byte[][] keys = new byte[2][];
 
 	private int keyCount;
@@ -191,7 +195,7 @@ final class CommandWriter<T> {
 			RespWriter.bulk(target, this.type);
 			for (int i = 0; i < this.count; i++) {
 				if (this.isNumber[i]) {
-					RespWriter.bulk(target, this.numbers[i]);
+					target.writeBytes(numberBulk(this.numbers[i]));
 				}
 				else {
 					RespWriter.bulk(target, this.bulks[i]);
@@ -203,6 +207,20 @@ final class CommandWriter<T> {
 		finally {
 			clear();
 		}
+	}
+
+	/**
+	 * A number argument as a bulk string: the last one is kept, since a batch often sends
+	 * the same number with every command (a TTL, a count).
+	 */
+	private byte[] numberBulk(long number) {
+		byte[] kept = this.lastNumberBulk;
+		if (kept == null || number != this.lastNumber) {
+			kept = RespWriter.bulkBytes(number);
+			this.lastNumber = number;
+			this.lastNumberBulk = kept;
+		}
+		return kept;
 	}
 
 	private CommandWriter<T> serialized(RedisSerializer<?> serializer, Object item, String what) {
