@@ -31,15 +31,15 @@ final class BatchReport {
 	}
 
 	/**
-	 * The report of a new batch; nothing is observed until its first command.
-	 */
-	/**
 	 * The tag value of each topology, made once rather than per batch.
 	 */
 	private static final String[] TOPOLOGY_TAGS = Arrays.stream(BatchConnectionPool.Topology.values())
 		.map((topology) -> topology.name().toLowerCase(Locale.ROOT))
 		.toArray(String[]::new);
 
+	/**
+	 * The report of a new batch; nothing is observed until its first command.
+	 */
 	static BatchReport of(BatchObservations observations, RunSettings settings, BatchConnectionPool.Topology topology) {
 		BatchObservationContext context = new BatchObservationContext(settings.name(), settings.transactional()
 				? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,

@@ -420,12 +420,14 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 		 * @return the cells
 		 */
 		List<Cell> cells() {
+			// the strategies of one cell run one after the other, so that a machine whose
+			// speed drifts during the run (a shared VM) moves both sides of a ratio alike
 			Set<Cell> cells = new LinkedHashSet<>();
 			for (Block block : this.blocks) {
-				for (String strategy : block.strategies()) {
-					for (String workload : block.workloads()) {
-						for (int n : block.sizes()) {
-							for (String network : block.networks()) {
+				for (String workload : block.workloads()) {
+					for (int n : block.sizes()) {
+						for (String network : block.networks()) {
+							for (String strategy : block.strategies()) {
 								cells.add(new Cell(strategy, workload, n, network));
 							}
 						}
