@@ -120,7 +120,7 @@ final class Chunk {
 		this.capacity = capacity;
 		this.transactional = transactional;
 		this.phase = transactional ? MULTI : REPLIES;
-		this.responses = new CommandResponse<?>[Math.min(capacity, 64)];
+		this.responses = new CommandResponse<?>[Math.min(capacity, 16)];
 		if (cluster) {
 			this.bounds = new int[this.responses.length * 2];
 			this.slots = new int[this.responses.length];

@@ -45,9 +45,9 @@ final class Lane {
 
 	private final Events events;
 
-	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>();
+	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>(4);
 
-	private final ArrayDeque<ByteBuf> spareBuffers = new ArrayDeque<>();
+	private final ArrayDeque<ByteBuf> spareBuffers = new ArrayDeque<>(SPARE_BUFFERS);
 
 	private long inFlightBytes;
 

@@ -31,15 +31,20 @@ final class OutcomeLedger {
 
 	private final long[] counts = new long[Outcome.values().length];
 
-	private final Map<String, String> messages = new HashMap<>();
+	/**
+	 * The first failure's room: a batch where every command succeeds allocates none.
+	 */
+	private static final int FIRST_FAILURES = 16;
 
-	private int[] indices = new int[16];
+	private @Nullable Map<String, String> messages;
 
-	private byte[] outcomes = new byte[16];
+	private int[] indices = new int[0];
 
-	private String[] commandNames = new String[16];
+	private byte[] outcomes = new byte[0];
 
-	private String[] failureMessages = new String[16];
+	private String[] commandNames = new String[0];
+
+	private String[] failureMessages = new String[0];
 
 	private int failureCount;
 
@@ -54,7 +59,7 @@ final class OutcomeLedger {
 	void failure(int index, String command, Outcome outcome, String message) {
 		this.counts[outcome.ordinal()]++;
 		if (this.failureCount == this.indices.length) {
-			int capacity = this.indices.length * 2;
+			int capacity = Math.max(FIRST_FAILURES, this.indices.length * 2);
 			this.indices = Arrays.copyOf(this.indices, capacity);
 			this.outcomes = Arrays.copyOf(this.outcomes, capacity);
 			this.commandNames = Arrays.copyOf(this.commandNames, capacity);
@@ -123,12 +128,17 @@ final class OutcomeLedger {
 	}
 
 	private String pooled(String message) {
-		String existing = this.messages.get(message);
+		Map<String, String> pool = this.messages;
+		if (pool == null) {
+			pool = new HashMap<>();
+			this.messages = pool;
+		}
+		String existing = pool.get(message);
 		if (existing != null) {
 			return existing;
 		}
-		if (this.messages.size() < MAX_POOLED_MESSAGES) {
-			this.messages.put(message, message);
+		if (pool.size() < MAX_POOLED_MESSAGES) {
+			pool.put(message, message);
 		}
 		return message;
 	}

@@ -35,7 +35,7 @@ final class Router {
 
 	private final Function<@Nullable NodePool, Lane> newLane;
 
-	private final Map<NodePool, Lane> lanes = new IdentityHashMap<>();
+	private final Map<NodePool, Lane> lanes = new IdentityHashMap<>(4);
 
 	/**
 	 * {@link #lanes()}, made again once a lane is added.
@@ -46,9 +46,9 @@ final class Router {
 	 * The lane of each master of the topology, so that routing a command is an array
 	 * lookup and an identity lookup.
 	 */
-	private final Map<RedisClusterNode, Lane> lanesByNode = new IdentityHashMap<>();
+	private final Map<RedisClusterNode, Lane> lanesByNode = new IdentityHashMap<>(4);
 
-	private final ArrayDeque<Reroute> reroutes = new ArrayDeque<>();
+	private final ArrayDeque<Reroute> reroutes = new ArrayDeque<>(2);
 
 	private final @Nullable Lane single;
 
