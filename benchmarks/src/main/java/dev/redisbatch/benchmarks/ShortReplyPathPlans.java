@@ -1,6 +1,7 @@
 package dev.redisbatch.benchmarks;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.redisbatch.benchmarks.SuitePlan.Block;
@@ -59,15 +60,24 @@ final class ShortReplyPathPlans {
 	static SuitePlan small() {
 		List<String> strategies = List.of(Strategies.BATCH_TEMPLATE, Strategies.BATCH_TEMPLATE_EVENT_LOOP,
 				Strategies.JEDIS);
-		return shortReplyPath("reply-path-small",
-				new Group("reply-path-small", "Reply path: batches of 1 and 10 commands on loopback",
+		List<Group> groups = nearAndFar(strategies, "Reply path", ITERATIONS);
+		return shortReplyPath("reply-path-small", groups.toArray(Group[]::new));
+	}
+
+	/**
+	 * The groups of {@link #small()}: N = 1 and 10 on loopback, N = 100 and 1,000 on
+	 * loopback and at RTT 1 and 10 ms, SET and GET.
+	 */
+	private static List<Group> nearAndFar(List<String> strategies, String title, Iterations iterations) {
+		return List.of(
+				new Group("reply-path-small", title + ": batches of 1 and 10 commands on loopback",
 						List.of(new Block(strategies, List.of("SET", "GET"), SuitePlan.REPLY_PATH_SMALL_SIZES,
 								List.of("direct"))),
-						ITERATIONS, Measure.REPLY_PATH),
-				new Group("reply-path", "Reply path: batches of 100 and 1,000 commands, near and far",
+						iterations, Measure.REPLY_PATH),
+				new Group("reply-path", title + ": batches of 100 and 1,000 commands, near and far",
 						List.of(new Block(strategies, List.of("SET", "GET"), List.of(100, 1_000),
 								List.of("direct", "rtt1", "rtt10"))),
-						ITERATIONS, Measure.REPLY_PATH));
+						iterations, Measure.REPLY_PATH));
 	}
 
 	/**
@@ -78,23 +88,16 @@ final class ShortReplyPathPlans {
 	 * some twenty seconds). About 30 minutes.
 	 */
 	static SuitePlan steady() {
-		List<String> strategies = SuitePlan.REPLY_PATH_STRATEGIES;
 		int threads = SuitePlan.CONCURRENT_THREADS;
-		return shortReplyPath("reply-path-steady",
-				new Group("reply-path-small", "Reply path, steady state: batches of 1 and 10 commands on loopback",
-						List.of(new Block(strategies, List.of("SET", "GET"), SuitePlan.REPLY_PATH_SMALL_SIZES,
-								List.of("direct"))),
-						STEADY_ITERATIONS, Measure.REPLY_PATH),
-				new Group("reply-path", "Reply path, steady state: batches of 100 and 1,000 commands, near and far",
-						List.of(new Block(strategies, List.of("SET", "GET"), List.of(100, 1_000),
-								List.of("direct", "rtt1", "rtt10"))),
-						STEADY_ITERATIONS, Measure.REPLY_PATH),
-				new Group("concurrent",
-						"Concurrent scenario, steady state: " + threads + " threads, batches of "
-								+ SuitePlan.CONCURRENT_BATCH + " GETs",
-						List.of(new Block(ConcurrentReaders.ids(), List.of("GET"), List.of(SuitePlan.CONCURRENT_BATCH),
-								List.of("direct"))),
-						STEADY_CONCURRENT_ITERATIONS, Measure.concurrent(threads)));
+		List<Group> groups = new ArrayList<>(
+				nearAndFar(SuitePlan.REPLY_PATH_STRATEGIES, "Reply path, steady state", STEADY_ITERATIONS));
+		groups.add(new Group("concurrent",
+				"Concurrent scenario, steady state: " + threads + " threads, batches of " + SuitePlan.CONCURRENT_BATCH
+						+ " GETs",
+				List.of(new Block(ConcurrentReaders.ids(), List.of("GET"), List.of(SuitePlan.CONCURRENT_BATCH),
+						List.of("direct"))),
+				STEADY_CONCURRENT_ITERATIONS, Measure.concurrent(threads)));
+		return shortReplyPath("reply-path-steady", groups.toArray(Group[]::new));
 	}
 
 	private static SuitePlan shortReplyPath(String name, Group... groups) {
