@@ -490,16 +490,7 @@ final class BatchRun implements Lane.Events {
 			}
 			sendRerouted();
 		}
-		while (anyLaneHasWork());
-	}
-
-	private boolean anyLaneHasWork() {
-		for (Lane lane : this.router.lanes()) {
-			if (lane.hasWork()) {
-				return true;
-			}
-		}
-		return false;
+		while (this.router.anyLaneHasWork());
 	}
 
 	private void settleEverythingInFlight() {

@@ -158,6 +158,18 @@ final class Router {
 	}
 
 	/**
+	 * Whether a lane still has chunks to send or settle.
+	 */
+	boolean anyLaneHasWork() {
+		for (Lane lane : lanes()) {
+			if (lane.hasWork()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Read the cluster topology again, once per batch, and forget the routes learned from
 	 * the old one.
 	 */
