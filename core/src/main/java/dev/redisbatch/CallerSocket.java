@@ -170,8 +170,8 @@ final class CallerSocket {
 	boolean write(ByteBuf bytes, long deadline, Consumer<ByteBuf> into) throws IOException {
 		// A heap buffer (a chunk's) goes out through the connection's own direct buffer,
 		// a slice at a time: the JDK would copy it into a temporary direct buffer per
-		// write
-		// and keep that one, as large as the largest chunk, for the life of the thread.
+		// write and keep that one, as large as the largest chunk, for the life of the
+		// thread.
 		ByteBuffer out = null;
 		if (!bytes.isDirect()) {
 			out = this.writeBuffer;

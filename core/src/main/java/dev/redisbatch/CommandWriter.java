@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -54,7 +55,7 @@ final class CommandWriter<T> {
 
 	private long lastNumber;
 
-	private byte @Nullable [] lastNumberBulk;
+	private byte @Nullable [] lastNumberDigits;
 
 	private byte[][] keys = new byte[2][];
 
@@ -195,7 +196,7 @@ final class CommandWriter<T> {
 			RespWriter.bulk(target, this.type);
 			for (int i = 0; i < this.count; i++) {
 				if (this.isNumber[i]) {
-					target.writeBytes(numberBulk(this.numbers[i]));
+					RespWriter.bulk(target, digitsOf(this.numbers[i]));
 				}
 				else {
 					RespWriter.bulk(target, this.bulks[i]);
@@ -210,15 +211,15 @@ final class CommandWriter<T> {
 	}
 
 	/**
-	 * A number argument as a bulk string: the last one is kept, since a batch often sends
-	 * the same number with every command (a TTL, a count).
+	 * The decimal digits of a number argument: the last ones are kept, since a batch
+	 * often sends the same number with every command (a TTL, a count).
 	 */
-	private byte[] numberBulk(long number) {
-		byte[] kept = this.lastNumberBulk;
+	private byte[] digitsOf(long number) {
+		byte[] kept = this.lastNumberDigits;
 		if (kept == null || number != this.lastNumber) {
-			kept = RespWriter.bulkBytes(number);
+			kept = Long.toString(number).getBytes(StandardCharsets.US_ASCII);
 			this.lastNumber = number;
-			this.lastNumberBulk = kept;
+			this.lastNumberDigits = kept;
 		}
 		return kept;
 	}

@@ -42,53 +42,32 @@ final class FlatReply {
 		if (lineEnd < 0 || lineEnd + 2 > limit) {
 			return false;
 		}
-		if (type == '+') {
-			int length = lineEnd - start - 1;
-			bytes.readerIndex(lineEnd + 2);
-			try {
-				output.setSingle(bytes.internalNioBuffer(start + 1, length));
-			}
-			catch (RuntimeException ex) {
-				unreadable.accept(ex);
-			}
-			output.complete(0);
-			return true;
-		}
-		long number = parse(bytes, start + 1, lineEnd);
+		long number = (type == '+') ? 0 : parse(bytes, start + 1, lineEnd);
 		if (number == NOT_A_NUMBER || (type == '$' && number < -1)) {
 			return false;
 		}
-		if (type == ':') {
-			bytes.readerIndex(lineEnd + 2);
-			try {
-				output.set(number);
-			}
-			catch (RuntimeException ex) {
-				unreadable.accept(ex);
-			}
-		}
-		else if (number == -1) {
-			bytes.readerIndex(lineEnd + 2);
-			try {
-				output.set(null);
-			}
-			catch (RuntimeException ex) {
-				unreadable.accept(ex);
-			}
-		}
-		else {
-			int valueStart = lineEnd + 2;
-			long end = valueStart + number + 2;
-			if (end > limit) {
+		int end = lineEnd + 2;
+		if (type == '$' && number >= 0) {
+			if (end + number + 2 > limit) {
 				return false;
 			}
-			bytes.readerIndex((int) end);
-			try {
-				output.set(bytes.internalNioBuffer(valueStart, (int) number));
+			end += (int) number + 2;
+		}
+		bytes.readerIndex(end);
+		// the calls the state machine would make, its failures to the same handler
+		try {
+			if (type == '+') {
+				output.setSingle(bytes.internalNioBuffer(start + 1, lineEnd - start - 1));
 			}
-			catch (RuntimeException ex) {
-				unreadable.accept(ex);
+			else if (type == ':') {
+				output.set(number);
 			}
+			else {
+				output.set((number < 0) ? null : bytes.internalNioBuffer(lineEnd + 2, (int) number));
+			}
+		}
+		catch (RuntimeException ex) {
+			unreadable.accept(ex);
 		}
 		output.complete(0);
 		return true;

@@ -343,7 +343,7 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	/**
-	 * The oldest buffer read and not yet taken, or {@code null}.
+	 * Release every buffer read and not yet taken.
 	 */
 	private void releaseReceived() {
 		ByteBuf left;
@@ -352,6 +352,9 @@ final class Wire extends ChannelDuplexHandler {
 		}
 	}
 
+	/**
+	 * The oldest buffer read and not yet taken, or {@code null}.
+	 */
 	@Nullable ByteBuf poll() {
 		ByteBuf bytes = this.received.poll();
 		if (bytes != null) {

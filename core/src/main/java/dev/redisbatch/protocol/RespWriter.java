@@ -87,26 +87,11 @@ public final class RespWriter {
 	 * @param number the number
 	 */
 	public static void bulk(ByteBuf buffer, long number) {
-		buffer.writeBytes(bulkBytes(number));
-	}
-
-	/**
-	 * An integer argument as a whole bulk string of its decimal digits, ready to be
-	 * written: {@code $<length>\r\n<digits>\r\n}. A writer that sends the same number
-	 * many times (the TTL of a batch's {@code SET}s) keeps it.
-	 * @param number the number
-	 * @return the bulk string's bytes
-	 * @since 0.1.0
-	 */
-	public static byte[] bulkBytes(long number) {
-		byte[] digits = Long.toString(number).getBytes(StandardCharsets.US_ASCII);
-		byte[] header = BULK_HEADERS[digits.length];
-		byte[] bulk = new byte[header.length + digits.length + 2];
-		System.arraycopy(header, 0, bulk, 0, header.length);
-		System.arraycopy(digits, 0, bulk, header.length, digits.length);
-		bulk[bulk.length - 2] = '\r';
-		bulk[bulk.length - 1] = '\n';
-		return bulk;
+		buffer.writeByte('$');
+		decimal(buffer, length(number));
+		buffer.writeBytes(CRLF);
+		decimal(buffer, number);
+		buffer.writeBytes(CRLF);
 	}
 
 	/**
