@@ -71,8 +71,9 @@ class FaultTests {
 		assertThat(pool.getActive()).isZero();
 		assertThat(pool.getIdle()).isZero();
 		pool.close();
+		// no thread of this pool's is left; one an earlier test left may end meanwhile
 		await().atMost(Duration.ofSeconds(20))
-			.untilAsserted(() -> assertThat(lettuceThreads()).isEqualTo(threadsBefore));
+			.untilAsserted(() -> assertThat(lettuceThreads()).isSubsetOf(threadsBefore));
 	}
 
 	@Test
