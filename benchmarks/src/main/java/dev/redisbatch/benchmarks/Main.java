@@ -366,8 +366,16 @@ public final class Main {
 		if (measure.benchmark() == AutoBatchingBenchmark.class) {
 			options.addProfiler(CommandsPerWriteProfiler.class);
 		}
+		// (each call of jvmArgsAppend replaces the last)
+		List<String> appended = new ArrayList<>();
 		if (measure.virtualThreads()) {
-			options.jvmArgsAppend("-Djmh.executor=VIRTUAL");
+			appended.add("-Djmh.executor=VIRTUAL");
+		}
+		if (it.prewarmSeconds() > 0) {
+			appended.add("-D" + Prewarm.SECONDS + "=" + it.prewarmSeconds());
+		}
+		if (!appended.isEmpty()) {
+			options.jvmArgsAppend(appended.toArray(String[]::new));
 		}
 		if (profiler != null && !(measure.costs() && "gc".equals(profiler))) {
 			options.addProfiler(profiler);

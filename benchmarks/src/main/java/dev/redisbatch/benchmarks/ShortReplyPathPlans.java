@@ -23,17 +23,18 @@ final class ShortReplyPathPlans {
 	private static final Iterations ITERATIONS = new Iterations(2, 500, 4, 500, SuitePlan.REPLY_PATH_FORKS);
 
 	/**
-	 * Eight seconds of warmup: long enough for the JIT compiler to finish with either
-	 * client at every size.
+	 * A pre-warm on loopback (up to 20,000 batches, at most ten seconds), then eight
+	 * seconds of warmup: at a distance eight seconds are a few hundred batches, and the
+	 * code that runs once per batch would still be C1's.
 	 */
-	private static final Iterations STEADY_ITERATIONS = new Iterations(8, 1000, 4, 500, SuitePlan.REPLY_PATH_FORKS);
+	private static final Iterations STEADY_ITERATIONS = new Iterations(8, 1000, 4, 500, SuitePlan.REPLY_PATH_FORKS, 10);
 
 	/**
-	 * Twenty seconds of warmup for 32 threads, whose work leaves the compiler little of
-	 * the two cores.
+	 * A pre-warm on one thread, then twenty seconds of warmup for 32 threads, whose work
+	 * leaves the compiler little of the two cores.
 	 */
 	private static final Iterations STEADY_CONCURRENT_ITERATIONS = new Iterations(2, 10_000, 2, 10_000,
-			SuitePlan.REPLY_PATH_FORKS);
+			SuitePlan.REPLY_PATH_FORKS, 10);
 
 	private ShortReplyPathPlans() {
 	}

@@ -22,8 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The suite's {@link Main} chooses the parameter combinations, passes the server's port
  * (and the proxies') to the forked JVMs, and turns the time per batch into commands per
  * second. Each trial flushes the server, then loads the keys that GET and the mixed batch
- * read. Every batch checks its replies and fails the benchmark if any is missing, so
- * nothing is measured that did not happen.
+ * read, and, when the profile asks for it, sends batches on loopback first
+ * ({@link Prewarm}). Every batch checks its replies and fails the benchmark if any is
+ * missing, so nothing is measured that did not happen.
  *
  * @since 0.1.0
  */
@@ -98,6 +99,7 @@ public class StrategyBenchmark {
 				server.load(this.data);
 			}
 		}
+		Prewarm.onLoopback(this.strategy, this::send, this.expected);
 		this.subject = Strategies.create(this.strategy, endpoint);
 	}
 
@@ -107,16 +109,20 @@ public class StrategyBenchmark {
 	 */
 	@Benchmark
 	public long batch() {
-		long answered = switch (this.kind) {
-			case SET -> this.subject.set(this.data);
-			case GET -> this.subject.get(this.data);
-			case MIXED -> this.subject.mixed(this.data);
-		};
+		long answered = send(this.subject);
 		if (answered != this.expected) {
 			throw new IllegalStateException(this.strategy + " " + this.workload + ": " + answered + " of "
 					+ this.expected + " commands answered as expected");
 		}
 		return answered;
+	}
+
+	private long send(Strategy strategy) {
+		return switch (this.kind) {
+			case SET -> strategy.set(this.data);
+			case GET -> strategy.get(this.data);
+			case MIXED -> strategy.mixed(this.data);
+		};
 	}
 
 	/**

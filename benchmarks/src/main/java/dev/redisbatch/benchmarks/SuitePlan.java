@@ -561,12 +561,21 @@ record SuitePlan(String profile, int headlineSize, List<Group> groups, int memor
 	 * @param measurements measurement iterations
 	 * @param measurementMillis time per measurement iteration
 	 * @param forks forks per benchmark
+	 * @param prewarmSeconds the longest pre-warm on loopback of each trial, 0 for none
+	 * (see {@link Prewarm})
 	 */
-	record Iterations(int warmups, int warmupMillis, int measurements, int measurementMillis, int forks) {
+	record Iterations(int warmups, int warmupMillis, int measurements, int measurementMillis, int forks,
+			int prewarmSeconds) {
+
+		Iterations(int warmups, int warmupMillis, int measurements, int measurementMillis, int forks) {
+			this(warmups, warmupMillis, measurements, measurementMillis, forks, 0);
+		}
 
 		@Override
 		public String toString() {
-			return this.forks + " fork(s), " + this.warmups + " warmup × " + this.warmupMillis + " ms, "
+			String prewarm = (this.prewarmSeconds > 0) ? "a pre-warm of up to " + Prewarm.BATCHES + " batches (at most "
+					+ this.prewarmSeconds + " s) on loopback and one thread, then " : "";
+			return this.forks + " fork(s), " + prewarm + this.warmups + " warmup × " + this.warmupMillis + " ms, "
 					+ this.measurements + " measurement × " + this.measurementMillis + " ms";
 		}
 

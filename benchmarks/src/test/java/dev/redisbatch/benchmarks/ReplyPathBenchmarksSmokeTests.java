@@ -147,6 +147,34 @@ class ReplyPathBenchmarksSmokeTests {
 	}
 
 	@Test
+	void aPrewarmReadsItsBatchesOnLoopbackWithAClientOfItsOwnAndChecksThem() {
+		Workload keys = Workload.create(10, StrategyBenchmark.SEED);
+		try (ServerControl server = new ServerControl(redis.port())) {
+			server.flushAll();
+			// nothing without the property
+			String misses = server.info("stats").get("keyspace_misses");
+			Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size());
+			assertThat(server.info("stats")).containsEntry("keyspace_misses", misses);
+			System.setProperty(Prewarm.SECONDS, "1");
+			try {
+				assertThatIllegalStateException()
+					.isThrownBy(() -> Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size()))
+					.withMessageContaining("(pre-warm): 0 of 10");
+				server.load(keys);
+				long hits = Long.parseLong(server.info("stats").get("keyspace_hits"));
+				Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size());
+				long read = Long.parseLong(server.info("stats").get("keyspace_hits")) - hits;
+				// every batch read all its keys; at most BATCHES batches
+				assertThat(read).isPositive().isLessThanOrEqualTo(10L * Prewarm.BATCHES);
+				assertThat(read % 10).isZero();
+			}
+			finally {
+				System.clearProperty(Prewarm.SECONDS);
+			}
+		}
+	}
+
+	@Test
 	void theServerCpuIsReadFromInfo() {
 		assertThat(ServerCpu.seconds("# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\n"
 				+ "used_cpu_sys_children:9.000000\r\nused_cpu_user_children:9.000000\r\n"))

@@ -91,6 +91,19 @@ class SuitePlanTests {
 	}
 
 	@Test
+	void theSteadyPlanPrewarmsEveryTrialOnLoopbackAndTheForksAreTold() {
+		SuitePlan steady = SuitePlan.of("reply-path-steady");
+		assertThat(steady.groups()).allSatisfy((group) -> assertThat(group.iterations().prewarmSeconds()).isPositive());
+		assertThat(SuitePlan.of("reply-path-small").groups())
+			.allSatisfy((group) -> assertThat(group.iterations().prewarmSeconds()).isZero());
+		SuitePlan.Group concurrent = steady.group("concurrent").orElseThrow();
+		SuitePlan.Cell cell = concurrent.cells().get(0);
+		assertThat(Main.options(concurrent, cell, List.of("-Xmx1g"), "java", null).build().getJvmArgsAppend().get())
+			.containsExactly("-D" + Prewarm.SECONDS + "=" + concurrent.iterations().prewarmSeconds());
+		assertThat(concurrent.iterations().toString()).contains("pre-warm of up to 20000 batches");
+	}
+
+	@Test
 	void theRttGroupComparesTheDefaultsWithJedisInEveryCellOfTheIssue() {
 		SuitePlan.Group rtt = SuitePlan.of("standard").group("rtt").orElseThrow();
 		for (String strategy : List.of(Strategies.BATCH_TEMPLATE, Strategies.JEDIS)) {
