@@ -16,7 +16,8 @@
 #   benchmarks/run.sh --profile reply-path-small   # N = 1, 10 on loopback and 100, 1,000 at RTT 0, 1, 10 ms,
 #                                              # 3 forks, CPU per command: about 15 minutes
 #   benchmarks/run.sh --profile reply-path-steady   # the same cells (BatchTemplate and Jedis) and the concurrent
-#                                              # scenario, after 8 s of warmup (20 s for 32 threads): about 30 minutes
+#                                              # scenario, each trial pre-warmed on loopback (up to 20,000 batches or
+#                                              # 10 s), then 8 s of warmup (20 s for 32 threads): about 40 minutes
 #   benchmarks/run.sh --profile auto-batching --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 #                                              # issue 23: 1-256 platform and 256/1,024 virtual threads (JDK 21+),
 #                                              # one GET or SET at a time, 3 forks (docs/auto-batching.md)
