@@ -29,22 +29,31 @@ final class OutcomeLedger {
 
 	private static final int MAX_POOLED_MESSAGES = 1024;
 
-	private final long[] counts = new long[Outcome.values().length];
+	private static final Outcome[] OUTCOMES = Outcome.values();
 
 	/**
-	 * The first failure's room: a batch where every command succeeds allocates none.
+	 * The first failure's room: a batch where every command succeeds allocates none, and
+	 * shares these empty arrays until then.
 	 */
 	private static final int FIRST_FAILURES = 16;
 
+	private static final int[] NO_INDICES = {};
+
+	private static final byte[] NO_OUTCOMES = {};
+
+	private static final String[] NO_STRINGS = {};
+
+	private final long[] counts = new long[OUTCOMES.length];
+
 	private @Nullable Map<String, String> messages;
 
-	private int[] indices = new int[0];
+	private int[] indices = NO_INDICES;
 
-	private byte[] outcomes = new byte[0];
+	private byte[] outcomes = NO_OUTCOMES;
 
-	private String[] commandNames = new String[0];
+	private String[] commandNames = NO_STRINGS;
 
-	private String[] failureMessages = new String[0];
+	private String[] failureMessages = NO_STRINGS;
 
 	private int failureCount;
 
@@ -110,8 +119,7 @@ final class OutcomeLedger {
 		for (int i = 0; i < this.failureCount; i++) {
 			int index = this.indices[i];
 			if (index >= from && index < to) {
-				slice.failure(index - from, this.commandNames[i], Outcome.values()[this.outcomes[i]],
-						this.failureMessages[i]);
+				slice.failure(index - from, this.commandNames[i], OUTCOMES[this.outcomes[i]], this.failureMessages[i]);
 				failed++;
 			}
 		}
@@ -228,8 +236,6 @@ final class OutcomeLedger {
 	 * read.
 	 */
 	private static final class FailureList extends AbstractList<BatchFailure> {
-
-		private static final Outcome[] OUTCOMES = Outcome.values();
 
 		private final int[] indices;
 

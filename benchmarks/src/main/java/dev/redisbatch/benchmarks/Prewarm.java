@@ -12,7 +12,8 @@ import java.util.function.ToLongFunction;
  * C1's profiling code. On loopback the same batches take microseconds. So with
  * {@code -D}{@value #SECONDS}{@code =s}, each trial first sends up to {@value #BATCHES}
  * batches (for at most that many seconds) on loopback, with a client of its own of the
- * same strategy, and closes it. Both clients of a cell get the same.
+ * same strategy, and closes it. Both clients of a cell get the same. Trials against the
+ * local Redis Cluster are not pre-warmed: loopback here is the standalone server.
  */
 final class Prewarm {
 
