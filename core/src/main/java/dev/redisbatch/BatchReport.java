@@ -21,11 +21,18 @@ final class BatchReport {
 
 	private final BatchObservations observations;
 
-	private final BatchObservationContext context;
+	/**
+	 * What the observation reports, or {@code null} when nothing observes batches (a
+	 * registry without handlers): then the batch makes no context and no observation, and
+	 * only logs.
+	 */
+	private final @Nullable BatchObservationContext context;
 
 	private @Nullable Observation observation;
 
-	private BatchReport(BatchObservations observations, BatchObservationContext context) {
+	private boolean started;
+
+	private BatchReport(BatchObservations observations, @Nullable BatchObservationContext context) {
 		this.observations = observations;
 		this.context = context;
 	}
@@ -41,6 +48,9 @@ final class BatchReport {
 	 * The report of a new batch; nothing is observed until its first command.
 	 */
 	static BatchReport of(BatchObservations observations, RunSettings settings, BatchConnectionPool.Topology topology) {
+		if (observations.registry().isNoop()) {
+			return new BatchReport(observations, null);
+		}
 		BatchObservationContext context = new BatchObservationContext(settings.name(), settings.transactional()
 				? BatchObservationContext.Mode.TRANSACTION : BatchObservationContext.Mode.PIPELINE,
 				TOPOLOGY_TAGS[topology.ordinal()]);
@@ -51,20 +61,28 @@ final class BatchReport {
 	 * The batch recorded a command: observe it from now on.
 	 */
 	void started() {
-		if (this.observation == null) {
-			this.observation = this.observations.start(this.context);
+		if (!this.started) {
+			this.started = true;
+			BatchObservationContext observed = this.context;
+			if (observed != null) {
+				this.observation = this.observations.start(observed);
+			}
 		}
 	}
 
 	void chunkSettled(long nanos) {
-		this.context.chunkCompleted(nanos);
+		if (this.context != null) {
+			this.context.chunkCompleted(nanos);
+		}
 	}
 
 	/**
 	 * The batch runs under a rate cap: its throttle wait is reported, even when zero.
 	 */
 	void rateCapped() {
-		this.context.setRateCapped(true);
+		if (this.context != null) {
+			this.context.setRateCapped(true);
+		}
 	}
 
 	/**
@@ -72,7 +90,9 @@ final class BatchReport {
 	 * @param nanos how long
 	 */
 	void throttled(long nanos) {
-		this.context.addThrottleWait(nanos);
+		if (this.context != null) {
+			this.context.addThrottleWait(nanos);
+		}
 	}
 
 	/**
@@ -80,7 +100,9 @@ final class BatchReport {
 	 * @param operation the operation, such as {@code unlink} (a fixed value)
 	 */
 	void bulk(String operation) {
-		this.context.setBulkOperation(operation);
+		if (this.context != null) {
+			this.context.setBulkOperation(operation);
+		}
 	}
 
 	/**
@@ -88,7 +110,9 @@ final class BatchReport {
 	 * @param keys how many
 	 */
 	void keysMatched(long keys) {
-		this.context.addKeysMatched(keys);
+		if (this.context != null) {
+			this.context.addKeysMatched(keys);
+		}
 	}
 
 	/**
@@ -96,13 +120,16 @@ final class BatchReport {
 	 * @param stoppedBecause why the batch stopped early, or {@code null}
 	 */
 	void finish(BatchResults results, @Nullable String stoppedBecause) {
-		Observation current = this.observation;
-		if (current == null) {
+		if (!this.started) {
 			return;
 		}
-		this.context.setResults(results.count(Outcome.SUCCESS), results.count(Outcome.FAILED),
-				results.count(Outcome.UNKNOWN), results.count(Outcome.NOT_SENT), results.chunks());
-		current.stop();
+		Observation current = this.observation;
+		BatchObservationContext observed = this.context;
+		if (current != null && observed != null) {
+			observed.setResults(results.count(Outcome.SUCCESS), results.count(Outcome.FAILED),
+					results.count(Outcome.UNKNOWN), results.count(Outcome.NOT_SENT), results.chunks());
+			current.stop();
+		}
 		if (results.count(Outcome.UNKNOWN) > 0) {
 			logger.warn("Batch '" + results.name() + "' ended with " + results.count(Outcome.UNKNOWN)
 					+ " commands in an UNKNOWN state: they were sent but got no reply, so they may or may not have run ("

@@ -2,6 +2,7 @@ package dev.redisbatch;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -482,11 +483,13 @@ final class BatchRun implements Lane.Events {
 
 	private void sendAndSettleEverything() {
 		do {
-			for (Lane lane : this.router.lanes()) {
-				lane.sendOpen();
+			List<Lane> lanes = this.router.lanes();
+			for (int i = 0; i < lanes.size(); i++) {
+				lanes.get(i).sendOpen();
 			}
-			for (Lane lane : this.router.lanes()) {
-				lane.settleAll();
+			lanes = this.router.lanes();
+			for (int i = 0; i < lanes.size(); i++) {
+				lanes.get(i).settleAll();
 			}
 			sendRerouted();
 		}
@@ -501,8 +504,9 @@ final class BatchRun implements Lane.Events {
 	}
 
 	private void releaseLeases() {
-		for (Lane lane : this.router.lanes()) {
-			lane.releaseLease();
+		List<Lane> lanes = this.router.lanes();
+		for (int i = 0; i < lanes.size(); i++) {
+			lanes.get(i).releaseLease();
 		}
 	}
 

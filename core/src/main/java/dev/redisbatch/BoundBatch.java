@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -63,6 +64,15 @@ public final class BoundBatch implements AutoCloseable {
 
 	private boolean ended;
 
+	/**
+	 * How many batches are bound now, on any thread and pool: while none is, a batch
+	 * finds that it joins none without looking up the thread's resources. A thread that
+	 * bound one counted it before, so it never reads zero while its own is bound.
+	 */
+	private static final AtomicInteger boundNow = new AtomicInteger();
+
+	private boolean counted;
+
 	BoundBatch(BatchConnectionPool pool, RunSettings settings, BatchObservations observations,
 			Collection<? extends RedisConnectionFactory> capture) {
 		this.pool = pool;
@@ -73,6 +83,8 @@ public final class BoundBatch implements AutoCloseable {
 		this.recorder = new CommandRecorder(pool.clientResources(), this.run);
 		this.connection = new RecordingRedisConnection(this.run, this.recorder, settings.timeout().toMillis());
 		TransactionSynchronizationManager.bindResource(pool, this);
+		boundNow.incrementAndGet();
+		this.counted = true;
 		try {
 			for (RedisConnectionFactory factory : capture) {
 				bindConnection(factory);
@@ -89,6 +101,9 @@ public final class BoundBatch implements AutoCloseable {
 	 * The batch bound to the current thread for the given pool, if any.
 	 */
 	static @Nullable BoundBatch current(BatchConnectionPool pool) {
+		if (boundNow.get() == 0) {
+			return null;
+		}
 		Object resource = TransactionSynchronizationManager.getResource(pool);
 		return (resource instanceof BoundBatch batch) ? batch : null;
 	}
@@ -189,6 +204,10 @@ public final class BoundBatch implements AutoCloseable {
 		this.bound.clear();
 		if (TransactionSynchronizationManager.getResource(this.pool) == this) {
 			TransactionSynchronizationManager.unbindResource(this.pool);
+		}
+		if (this.counted) {
+			this.counted = false;
+			boundNow.decrementAndGet();
 		}
 	}
 

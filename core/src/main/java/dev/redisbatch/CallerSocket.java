@@ -48,6 +48,9 @@ final class CallerSocket {
 
 	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
 
+	private static final Consumer<SelectionKey> IGNORE_READY = (ready) -> {
+	};
+
 	private final SocketChannel channel;
 
 	private final ByteBufAllocator allocator;
@@ -211,14 +214,15 @@ final class CallerSocket {
 			registered.interestOps(interest);
 		}
 		long left = deadline - System.nanoTime();
+		// the selector has one key, and the read that follows finds what is ready: its
+		// selected-key set is never filled (and never cleared)
 		if (left <= 0) {
-			waiting.selectNow();
+			waiting.selectNow(IGNORE_READY);
 		}
 		else {
 			// select(0) would wait forever: at least a millisecond
-			waiting.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999)));
+			waiting.select(IGNORE_READY, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999)));
 		}
-		waiting.selectedKeys().clear();
 	}
 
 	private synchronized Selector selector() throws IOException {

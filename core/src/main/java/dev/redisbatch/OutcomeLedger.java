@@ -59,7 +59,11 @@ final class OutcomeLedger {
 
 	private boolean sorted = true;
 
-	private final Tail tail = new Tail();
+	/**
+	 * The commands recorded after the batch stopped: {@link Tail#NONE} until there is
+	 * one.
+	 */
+	private Tail tail = Tail.NONE;
 
 	void success() {
 		this.counts[Outcome.SUCCESS.ordinal()]++;
@@ -93,6 +97,9 @@ final class OutcomeLedger {
 	 */
 	void notSentAfterStop(int index, String command, String reason) {
 		this.counts[Outcome.NOT_SENT.ordinal()]++;
+		if (this.tail == Tail.NONE) {
+			this.tail = new Tail();
+		}
 		// the range keeps its first command's reason only
 		this.tail.add(index, command, (this.tail.size() == 0) ? pooled(reason) : reason);
 	}
@@ -132,7 +139,9 @@ final class OutcomeLedger {
 	}
 
 	BatchResults toResults(String name, int chunks, Duration elapsed, @Nullable String abortReason) {
-		return new BatchResults(name, this.counts, new FailureList(this), chunks, elapsed, abortReason);
+		List<BatchFailure> failures = (this.failureCount == 0 && this.tail.size() == 0) ? List.of()
+				: new FailureList(this);
+		return new BatchResults(name, this.counts, failures, chunks, elapsed, abortReason);
 	}
 
 	private String pooled(String message) {
@@ -158,6 +167,11 @@ final class OutcomeLedger {
 	 * still records.
 	 */
 	private static final class Tail {
+
+		/**
+		 * No command was recorded after a stop: shared, and never added to.
+		 */
+		static final Tail NONE = new Tail();
 
 		private static final int PAGE = 1 << 16;
 

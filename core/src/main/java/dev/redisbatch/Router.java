@@ -35,7 +35,11 @@ final class Router {
 
 	private final Function<@Nullable NodePool, Lane> newLane;
 
-	private final Map<NodePool, Lane> lanes = new IdentityHashMap<>(4);
+	/**
+	 * The lane of each server, made with the first lane of a cluster's batch: a batch on
+	 * one server has its one lane, and no map.
+	 */
+	private @Nullable Map<NodePool, Lane> lanes;
 
 	/**
 	 * {@link #lanes()}, made again once a lane is added.
@@ -44,11 +48,14 @@ final class Router {
 
 	/**
 	 * The lane of each master of the topology, so that routing a command is an array
-	 * lookup and an identity lookup.
+	 * lookup and an identity lookup (on a cluster).
 	 */
-	private final Map<RedisClusterNode, Lane> lanesByNode = new IdentityHashMap<>(4);
+	private @Nullable Map<RedisClusterNode, Lane> lanesByNode;
 
-	private final ArrayDeque<Reroute> reroutes = new ArrayDeque<>(2);
+	/**
+	 * Commands to send elsewhere, made with the first redirect.
+	 */
+	private @Nullable ArrayDeque<Reroute> reroutes;
 
 	private final @Nullable Lane single;
 
@@ -62,7 +69,14 @@ final class Router {
 		this.pool = pool;
 		this.cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
 		this.newLane = newLane;
-		this.single = this.cluster ? null : laneFor(pool.server());
+		if (this.cluster) {
+			this.single = null;
+		}
+		else {
+			Lane only = newLane.apply(pool.server());
+			this.single = only;
+			this.laneList = List.of(only);
+		}
 	}
 
 	boolean isCluster() {
@@ -105,10 +119,15 @@ final class Router {
 			nowhere.stop(Messages.noRoute(ex));
 			return nowhere;
 		}
-		Lane lane = this.lanesByNode.get(master);
+		Map<RedisClusterNode, Lane> byNode = this.lanesByNode;
+		if (byNode == null) {
+			byNode = new IdentityHashMap<>(4);
+			this.lanesByNode = byNode;
+		}
+		Lane lane = byNode.get(master);
 		if (lane == null) {
 			lane = laneFor(this.pool.master(master));
-			this.lanesByNode.put(master, lane);
+			byNode.put(master, lane);
 		}
 		return lane;
 	}
@@ -135,10 +154,19 @@ final class Router {
 	}
 
 	private Lane laneFor(NodePool node) {
-		Lane lane = this.lanes.get(node);
+		Map<NodePool, Lane> known = this.lanes;
+		if (known == null) {
+			known = new IdentityHashMap<>(4);
+			Lane only = this.single;
+			if (only != null) {
+				known.put(only.node(), only);
+			}
+			this.lanes = known;
+		}
+		Lane lane = known.get(node);
 		if (lane == null) {
 			lane = this.newLane.apply(node);
-			this.lanes.put(node, lane);
+			known.put(node, lane);
 			this.laneList = null;
 		}
 		return lane;
@@ -146,12 +174,14 @@ final class Router {
 
 	/**
 	 * The lanes of the servers the batch has reached so far: a list that does not change
-	 * when a lane is added while it is walked (a redirect can reach a new server).
+	 * when a lane is added while it is walked (a redirect can reach a new server). The
+	 * end of every batch walks it, by index: an iterator would be one more object.
 	 */
 	List<Lane> lanes() {
 		List<Lane> current = this.laneList;
 		if (current == null) {
-			current = List.copyOf(this.lanes.values());
+			Map<NodePool, Lane> known = this.lanes;
+			current = (known != null) ? List.copyOf(known.values()) : List.of();
 			this.laneList = current;
 		}
 		return current;
@@ -161,8 +191,9 @@ final class Router {
 	 * Whether a lane still has chunks to send or settle.
 	 */
 	boolean anyLaneHasWork() {
-		for (Lane lane : lanes()) {
-			if (lane.hasWork()) {
+		List<Lane> current = lanes();
+		for (int i = 0; i < current.size(); i++) {
+			if (current.get(i).hasWork()) {
 				return true;
 			}
 		}
@@ -177,7 +208,7 @@ final class Router {
 		if (!this.topologyRefreshed) {
 			this.topologyRefreshed = true;
 			this.pool.refreshTopology();
-			this.lanesByNode.clear();
+			this.lanesByNode = null;
 		}
 	}
 
@@ -191,7 +222,15 @@ final class Router {
 	 * Queue commands to be sent elsewhere.
 	 */
 	void reroute(List<Reroute> redirected) {
-		this.reroutes.addAll(redirected);
+		if (redirected.isEmpty()) {
+			return;
+		}
+		ArrayDeque<Reroute> queued = this.reroutes;
+		if (queued == null) {
+			queued = new ArrayDeque<>(redirected.size());
+			this.reroutes = queued;
+		}
+		queued.addAll(redirected);
 	}
 
 	/**
@@ -200,8 +239,9 @@ final class Router {
 	 * @param abortReason why the batch stopped, or {@code null}: then nothing is sent
 	 */
 	void sendRerouted(@Nullable String abortReason, OutcomeLedger ledger) {
-		while (!this.reroutes.isEmpty()) {
-			Reroute reroute = this.reroutes.poll();
+		ArrayDeque<Reroute> queued = this.reroutes;
+		Reroute reroute;
+		while (queued != null && (reroute = queued.poll()) != null) {
 			CommandResponse<?> response = reroute.response();
 			if (abortReason != null) {
 				response.settle(Outcome.NOT_SENT, Messages.notSent(abortReason), ledger);
@@ -246,8 +286,9 @@ final class Router {
 	 * sending them.
 	 */
 	void settleRerouted(OutcomeLedger ledger) {
-		while (!this.reroutes.isEmpty()) {
-			Reroute reroute = this.reroutes.poll();
+		ArrayDeque<Reroute> queued = this.reroutes;
+		Reroute reroute;
+		while (queued != null && (reroute = queued.poll()) != null) {
 			reroute.response().settle(Outcome.NOT_SENT, Messages.notSent(reroute.why()), ledger);
 		}
 	}
