@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -69,7 +70,29 @@ final class NodePool {
 	 */
 	private final ConcurrentLinkedDeque<ByteBuf> buffers = new ConcurrentLinkedDeque<>();
 
+	/**
+	 * The connection given back last, kept out of commons-pool2 for the next borrow while
+	 * no other borrow is under way: a thread that sends one batch after another takes it
+	 * back without the pool's locks and clock reads. To commons-pool2 it is still
+	 * borrowed; {@link #active()} and {@link #idle()} count it as idle.
+	 */
+	private final AtomicReference<@Nullable StatefulConnection<byte[], byte[]>> parked = new AtomicReference<>();
+
+	/**
+	 * The borrows under way. A borrow counts itself before it looks at {@link #parked},
+	 * and a release parks before it reads this count, handing the connection to
+	 * commons-pool2 instead when it is not zero: so a borrow that found nothing parked
+	 * and waits in commons-pool2 is never left waiting while a connection stays parked.
+	 */
+	private final AtomicInteger borrowing = new AtomicInteger();
+
 	private final AtomicInteger keptBuffers = new AtomicInteger();
+
+	/**
+	 * The buffer given back last, taken first: one batch after another passes its buffer
+	 * on without the deque's node and counter.
+	 */
+	private final AtomicReference<@Nullable ByteBuf> lastBuffer = new AtomicReference<>();
 
 	/**
 	 * Create the pool of one server. No connection is opened yet.
@@ -149,6 +172,10 @@ final class NodePool {
 	 * A chunk buffer a batch gave back, empty, or {@code null}.
 	 */
 	@Nullable ByteBuf takeBuffer() {
+		ByteBuf last = this.lastBuffer.getAndSet(null);
+		if (last != null) {
+			return last;
+		}
 		ByteBuf buffer = this.buffers.poll();
 		if (buffer != null) {
 			this.keptBuffers.decrementAndGet();
@@ -157,12 +184,15 @@ final class NodePool {
 	}
 
 	/**
-	 * Keep a chunk buffer for a later batch, unless enough are kept (two per connection)
-	 * or it is larger than {@link #KEPT_BUFFER_BYTES}.
+	 * Keep a chunk buffer for a later batch, unless enough are kept (two per connection,
+	 * and the last one given back) or it is larger than {@link #KEPT_BUFFER_BYTES}.
 	 * @param buffer an empty buffer that nothing else refers to
 	 */
 	void keepBuffer(ByteBuf buffer) {
 		if (buffer.capacity() > KEPT_BUFFER_BYTES) {
+			return;
+		}
+		if (this.lastBuffer.compareAndSet(null, buffer)) {
 			return;
 		}
 		if (this.keptBuffers.incrementAndGet() > 2 * this.pool.getMaxTotal()) {
@@ -185,6 +215,23 @@ final class NodePool {
 	 * used: refused, authentication, TLS, a timeout, or closed before its first command
 	 */
 	StatefulConnection<byte[], byte[]> borrow() {
+		this.borrowing.incrementAndGet();
+		try {
+			StatefulConnection<byte[], byte[]> connection = this.parked.getAndSet(null);
+			if (connection != null) {
+				if (this.factory.usable(connection)) {
+					return connection;
+				}
+				invalidate(connection);
+			}
+			return borrowFromPool();
+		}
+		finally {
+			this.borrowing.decrementAndGet();
+		}
+	}
+
+	private StatefulConnection<byte[], byte[]> borrowFromPool() {
 		long start = System.nanoTime();
 		try {
 			try {
@@ -235,7 +282,24 @@ final class NodePool {
 		// Batches never switch auto-flush off on pooled connections; this keeps the
 		// invariant even if a future code path does.
 		connection.setAutoFlushCommands(true);
-		this.pool.returnObject(connection);
+		if (!this.parked.compareAndSet(null, connection)) {
+			this.pool.returnObject(connection);
+			return;
+		}
+		if (this.borrowing.get() > 0) {
+			unpark();
+		}
+	}
+
+	/**
+	 * Give the parked connection, if any, to commons-pool2: a borrow there may wait for
+	 * it.
+	 */
+	private void unpark() {
+		StatefulConnection<byte[], byte[]> connection = this.parked.getAndSet(null);
+		if (connection != null) {
+			this.pool.returnObject(connection);
+		}
 	}
 
 	/**
@@ -252,11 +316,15 @@ final class NodePool {
 	}
 
 	int active() {
-		return this.pool.getNumActive();
+		return Math.max(0, this.pool.getNumActive() - parkedCount());
 	}
 
 	int idle() {
-		return this.pool.getNumIdle();
+		return this.pool.getNumIdle() + parkedCount();
+	}
+
+	private int parkedCount() {
+		return (this.parked.get() != null) ? 1 : 0;
 	}
 
 	int waiting() {
@@ -277,6 +345,7 @@ final class NodePool {
 	 * down.
 	 */
 	void close() {
+		unpark();
 		this.pool.close();
 		this.factory.awaitClosing(Duration.ofSeconds(2));
 	}
@@ -372,12 +441,20 @@ final class NodePool {
 			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
 			// the socket is read on borrow only: a connection coming back was read to
 			// its last reply a moment ago
-			boolean usable = connection.isOpen() && !this.retired.contains(connection)
-					&& (pooled.getState() == PooledObjectState.RETURNING || this.socketOpen.test(connection));
+			boolean usable = (pooled.getState() == PooledObjectState.RETURNING)
+					? connection.isOpen() && !this.retired.contains(connection) : usable(connection);
 			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
 				throw new ClosedBeforeUse();
 			}
 			return usable;
+		}
+
+		/**
+		 * Whether a connection can serve the next batch: open, not retired, and its
+		 * socket not closed by the server.
+		 */
+		boolean usable(StatefulConnection<byte[], byte[]> connection) {
+			return connection.isOpen() && !this.retired.contains(connection) && this.socketOpen.test(connection);
 		}
 
 		@Override

@@ -97,6 +97,10 @@ public final class Main {
 	 * @throws Exception on failure
 	 */
 	public static void main(String[] args) throws Exception {
+		if (List.of(args).contains("paired")) {
+			PairedRun.run(args);
+			System.exit(0);
+		}
 		Path out = Path.of("target", "results");
 		String profile = "standard";
 		Set<String> only = null;
@@ -113,7 +117,7 @@ public final class Main {
 				case "--publish" -> publish = Path.of(args[++i]);
 				case "--help", "-h" -> {
 					System.out.println("Main [--out DIR] [--profile standard|full|smoke|reply-path|reply-path-smoke"
-							+ "|reply-path-loopback|reply-path-small|reply-path-steady|auto-batching|auto-batching-smoke]"
+							+ "|reply-path-loopback|reply-path-small|reply-path-steady|auto-batching|auto-batching-smoke|paired]"
 							+ " [--groups a,b] [--jvm PATH] [--prof PROFILER] [--publish DIR]");
 					return;
 				}

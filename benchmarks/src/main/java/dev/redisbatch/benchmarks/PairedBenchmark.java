@@ -1,0 +1,213 @@
+package dev.redisbatch.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@code BatchTemplate} and a Jedis {@code Pipeline} measured in pairs, in one JVM: each
+ * invocation sends one batch with each client, the order swapped every time, and times
+ * each batch and the calling thread's CPU for it. The ratio of a cell then compares two
+ * clients that ran through the same moments of the machine.
+ * <p>
+ * Two cores shared with {@code redis-server} do not run at one speed: a cell's time per
+ * batch moves by a quarter between phases of a few seconds, for either client alone, and
+ * a cell whose two clients run one after the other (as in {@link StrategyBenchmark})
+ * compares two phases as much as two clients. A small batch, whose round trip is most of
+ * its time, suffers most. Here both clients see every phase, batch by batch.
+ * <p>
+ * The results are auxiliary counters per iteration: {@code batchTemplateMicros} and
+ * {@code jedisMicros} (mean time of one batch), {@code batchTemplateCpuMicros} and
+ * {@code jedisCpuMicros} (the calling thread's CPU for one batch: the only thread either
+ * client works on here, as {@link CpuCostProfiler} shows), and {@code ratio}, Jedis's
+ * time ÷ BatchTemplate's over the iteration (above 1, BatchTemplate is faster). The CPU
+ * reads sit outside the timed batches.
+ * <p>
+ * It needs a Redis server ({@code -Dredisbatch.bench.port}); with
+ * {@code -Dredisbatch.bench.proxy.rtt1=PORT} (a latency proxy, as {@code run.sh} starts)
+ * the cells at a distance run too. See docs/performance.md for the command.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 8, time = 1)
+@Measurement(iterations = 8, time = 1)
+@Fork(value = 3, jvmArgsAppend = { "-Xms4g", "-Xmx4g" })
+public class PairedBenchmark {
+
+	private static final long SEED = 20261126L;
+
+	/**
+	 * Commands per batch.
+	 */
+	@Param({ "1", "10", "100", "1000" })
+	public int n;
+
+	/**
+	 * {@code GET} or {@code SET}.
+	 */
+	@Param({ "GET", "SET" })
+	public String workload;
+
+	/**
+	 * {@code direct}, or a latency proxy: {@code rtt1}, {@code rtt10}.
+	 */
+	@Param({ "direct" })
+	public String network;
+
+	private Strategy batchTemplate;
+
+	private Strategy jedis;
+
+	private Workload data;
+
+	private boolean get;
+
+	private boolean batchTemplateFirst;
+
+	private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+	/**
+	 * Load the keys (for GET), pre-warm both clients (on loopback, with clients of their
+	 * own, when a pre-warm is set) and open the two clients of the cell.
+	 */
+	@Setup(Level.Trial)
+	public void setUp() {
+		Endpoint endpoint = BenchmarkEnvironment.endpoint(this.network);
+		this.get = "GET".equals(this.workload);
+		if (!this.get && !"SET".equals(this.workload)) {
+			throw new IllegalArgumentException("workload must be GET or SET: " + this.workload);
+		}
+		this.data = Workload.create(this.n, SEED);
+		try (ServerControl server = new ServerControl(BenchmarkEnvironment.serverPort())) {
+			server.flushAll();
+			if (this.get) {
+				server.load(this.data);
+			}
+		}
+		Prewarm.onLoopback(Strategies.BATCH_TEMPLATE, this::send, this.n);
+		Prewarm.onLoopback(Strategies.JEDIS, this::send, this.n);
+		this.batchTemplate = Strategies.create(Strategies.BATCH_TEMPLATE, endpoint);
+		this.jedis = Strategies.create(Strategies.JEDIS, endpoint);
+	}
+
+	/**
+	 * One batch with each client, in the order opposite to the last pair's.
+	 * @param times where the pair's times go
+	 */
+	@Benchmark
+	public void pair(PairTimes times) {
+		this.batchTemplateFirst = !this.batchTemplateFirst;
+		if (this.batchTemplateFirst) {
+			measure(this.batchTemplate, times.batchTemplate);
+			measure(this.jedis, times.jedis);
+		}
+		else {
+			measure(this.jedis, times.jedis);
+			measure(this.batchTemplate, times.batchTemplate);
+		}
+		times.pairs++;
+	}
+
+	private void measure(Strategy strategy, long[] into) {
+		long cpu = this.threads.getCurrentThreadCpuTime();
+		long start = System.nanoTime();
+		long answered = send(strategy);
+		long elapsed = System.nanoTime() - start;
+		into[1] += this.threads.getCurrentThreadCpuTime() - cpu;
+		into[0] += elapsed;
+		if (answered != this.n) {
+			throw new IllegalStateException(this.workload + " " + this.n + ": " + answered + " of " + this.n
+					+ " commands answered as expected");
+		}
+	}
+
+	private long send(Strategy strategy) {
+		return this.get ? strategy.get(this.data) : strategy.set(this.data);
+	}
+
+	/**
+	 * Close both clients.
+	 */
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.batchTemplate.close();
+		this.jedis.close();
+	}
+
+	/**
+	 * The times of one iteration's pairs, reported as JMH auxiliary counters.
+	 */
+	@State(Scope.Thread)
+	@AuxCounters(AuxCounters.Type.EVENTS)
+	public static class PairTimes {
+
+		/**
+		 * BatchTemplate's wall and CPU nanoseconds.
+		 */
+		final long[] batchTemplate = new long[2];
+
+		/**
+		 * Jedis's wall and CPU nanoseconds.
+		 */
+		final long[] jedis = new long[2];
+
+		long pairs;
+
+		/**
+		 * Start the iteration's counts from zero.
+		 */
+		@Setup(Level.Iteration)
+		public void reset() {
+			this.batchTemplate[0] = 0;
+			this.batchTemplate[1] = 0;
+			this.jedis[0] = 0;
+			this.jedis[1] = 0;
+			this.pairs = 0;
+		}
+
+		public double batchTemplateMicros() {
+			return perBatch(this.batchTemplate[0]);
+		}
+
+		public double jedisMicros() {
+			return perBatch(this.jedis[0]);
+		}
+
+		public double batchTemplateCpuMicros() {
+			return perBatch(this.batchTemplate[1]);
+		}
+
+		public double jedisCpuMicros() {
+			return perBatch(this.jedis[1]);
+		}
+
+		/**
+		 * Jedis's time ÷ BatchTemplate's, over the iteration.
+		 */
+		public double ratio() {
+			return (this.batchTemplate[0] > 0) ? (double) this.jedis[0] / this.batchTemplate[0] : 0;
+		}
+
+		private double perBatch(long nanos) {
+			return (this.pairs > 0) ? nanos / 1_000.0 / this.pairs : 0;
+		}
+
+	}
+
+}

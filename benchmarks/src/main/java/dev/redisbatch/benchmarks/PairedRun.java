@@ -1,0 +1,165 @@
+package dev.redisbatch.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+import dev.redisbatch.benchmarks.SuiteResults.Interval;
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.TcpProxy;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs {@link PairedBenchmark} against a redis-server of its own (and a latency proxy for
+ * the cells at a distance), and writes one table: per cell, the mean of each client's
+ * time and CPU per batch and of the per-iteration ratio, with 95% intervals over every
+ * measured iteration of every fork. {@code benchmarks/run.sh --profile paired} runs it;
+ * {@code --sizes} and {@code --networks} pick the cells.
+ */
+final class PairedRun {
+
+	private static final List<String> COUNTERS = List.of("ratio", "batchTemplateMicros", "jedisMicros",
+			"batchTemplateCpuMicros", "jedisCpuMicros");
+
+	private PairedRun() {
+	}
+
+	/**
+	 * Run the cells and write {@code paired.md} into the output directory.
+	 * @param args {@code [--out DIR] [--sizes 1,10,100,1000] [--networks direct,rtt1]
+	 * [--forks 3]}
+	 */
+	static void run(String[] args) throws IOException, RunnerException {
+		Path out = Path.of("target", "results");
+		String sizes = "1,10,100,1000";
+		String networks = "direct";
+		int forks = 3;
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--out" -> out = Path.of(args[++i]);
+				case "--sizes" -> sizes = args[++i];
+				case "--networks" -> networks = args[++i];
+				case "--forks" -> forks = Integer.parseInt(args[++i]);
+				case "--profile" -> i++;
+				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
+			}
+		}
+		Files.createDirectories(out);
+		StringBuilder table = new StringBuilder();
+		String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+		long start = System.nanoTime();
+		String redisVersion;
+		try (RedisProcess redis = RedisProcess.start()) {
+			redisVersion = "redis-server " + redis.binary().version();
+			List<TcpProxy> proxies = new ArrayList<>();
+			try {
+				List<String> jvmArgs = new ArrayList<>(
+						List.of("-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
+				for (String network : networks.split(",")) {
+					if (!network.equals("direct")) {
+						TcpProxy proxy = TcpProxy.start(redis.port())
+							.trackOutstandingRequests(false)
+							.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network)));
+						proxies.add(proxy);
+						jvmArgs.add("-D" + BenchmarkEnvironment.PROXY_PREFIX + network + "=" + proxy.port());
+					}
+				}
+				ChainedOptionsBuilder options = new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
+					.param("n", sizes.split(","))
+					.param("workload", "GET", "SET")
+					.param("network", networks.split(","))
+					.forks(forks)
+					.warmupIterations(8)
+					.warmupTime(TimeValue.seconds(1))
+					.measurementIterations(8)
+					.measurementTime(TimeValue.seconds(1))
+					.jvmArgsAppend(jvmArgs.toArray(String[]::new));
+				table.append(table(new Runner(options.build()).run()));
+			}
+			finally {
+				proxies.forEach(TcpProxy::close);
+			}
+		}
+		String report = "# BatchTemplate and Jedis, measured in pairs\n\n" + "Run " + started + " UTC, " + versions()
+				+ ", " + redisVersion + "; " + forks + " forks per cell, a pre-warm of up to 10 s on loopback, 8 × 1 s "
+				+ "warmup, 8 × 1 s measured; took " + Duration.ofNanos(System.nanoTime() - start).toSeconds()
+				+ " s. Each invocation sends one batch with each client, in alternating order, in one JVM. "
+				+ "The ratio is Jedis's time ÷ BatchTemplate's per iteration (above 1.00× BatchTemplate is faster); "
+				+ "every interval is 95% (Student's t over the measured iterations of every fork). CPU is the "
+				+ "calling thread's, per batch.\n\n" + table;
+		Files.writeString(out.resolve("paired.md"), report);
+		System.out.println(report);
+	}
+
+	/**
+	 * The table of the cells: the mean of every counter over the measured iterations of
+	 * every fork, with its interval.
+	 */
+	static String table(Collection<RunResult> results) {
+		StringBuilder table = new StringBuilder(
+				"| cell | Jedis ÷ BT [95%] | BT µs/batch | Jedis µs/batch | BT CPU µs/batch | Jedis CPU µs/batch |\n"
+						+ "|---|---:|---:|---:|---:|---:|\n");
+		for (RunResult result : results) {
+			List<Interval> intervals = new ArrayList<>();
+			for (String counter : COUNTERS) {
+				intervals.add(Interval.of(perIteration(result, counter)));
+			}
+			Interval ratio = intervals.get(0);
+			table.append(String.format(Locale.ROOT, "| %s %s, %s | %.2f× [%.2f–%.2f] | %s | %s | %s | %s |%n",
+					result.getParams().getParam("workload"), result.getParams().getParam("n"),
+					result.getParams().getParam("network"), ratio.mean(), ratio.lower(), ratio.upper(),
+					micros(intervals.get(1)), micros(intervals.get(2)), micros(intervals.get(3)),
+					micros(intervals.get(4))));
+		}
+		return table.toString();
+	}
+
+	/**
+	 * A counter's value in every measured iteration of every fork (JMH sums an event
+	 * counter over the iterations; each iteration has its own).
+	 */
+	static List<Double> perIteration(RunResult result, String counter) {
+		List<Double> values = new ArrayList<>();
+		for (BenchmarkResult fork : result.getBenchmarkResults()) {
+			for (IterationResult iteration : fork.getIterationResults()) {
+				Result<?> value = iteration.getSecondaryResults().get(counter);
+				if (value != null) {
+					values.add(value.getScore());
+				}
+			}
+		}
+		return values;
+	}
+
+	private static String versions() {
+		return String.join(", ",
+				Versions.libraries()
+					.entrySet()
+					.stream()
+					.filter((library) -> List.of("redis-batch", "Lettuce", "Jedis", "JMH").contains(library.getKey()))
+					.map((library) -> library.getKey() + " " + library.getValue())
+					.toList())
+				+ ", JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+	}
+
+	private static String micros(Interval interval) {
+		return String.format(Locale.ROOT, "%.1f ± %.1f", interval.mean(), interval.halfWidth());
+	}
+
+}
