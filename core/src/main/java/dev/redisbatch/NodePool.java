@@ -86,6 +86,15 @@ final class NodePool {
 	 */
 	private final AtomicInteger borrowing = new AtomicInteger();
 
+	/**
+	 * Whether a connection given back may be kept for the next borrow: not when the pool
+	 * keeps a minimum of idle connections, whose evictor would count a kept one as
+	 * borrowed and open another.
+	 */
+	private final boolean keepsLast;
+
+	private volatile boolean closed;
+
 	private final AtomicInteger keptBuffers = new AtomicInteger();
 
 	/**
@@ -112,6 +121,7 @@ final class NodePool {
 		this.channels = channels;
 		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired, this::stillOpen);
 		this.pool = new GenericObjectPool<>(this.factory, config);
+		this.keepsLast = config.getMinIdle() == 0;
 	}
 
 	/**
@@ -282,11 +292,11 @@ final class NodePool {
 		// Batches never switch auto-flush off on pooled connections; this keeps the
 		// invariant even if a future code path does.
 		connection.setAutoFlushCommands(true);
-		if (!this.parked.compareAndSet(null, connection)) {
+		if (!this.keepsLast || !this.parked.compareAndSet(null, connection)) {
 			this.pool.returnObject(connection);
 			return;
 		}
-		if (this.borrowing.get() > 0) {
+		if (this.borrowing.get() > 0 || this.closed) {
 			unpark();
 		}
 	}
@@ -345,6 +355,8 @@ final class NodePool {
 	 * down.
 	 */
 	void close() {
+		// a connection given back from now on goes to the closed pool, which closes it
+		this.closed = true;
 		unpark();
 		this.pool.close();
 		this.factory.awaitClosing(Duration.ofSeconds(2));
