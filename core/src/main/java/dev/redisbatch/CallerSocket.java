@@ -74,6 +74,11 @@ final class CallerSocket {
 	 */
 	private final ByteBuffer writeBuffer = ByteBuffer.allocateDirect(WRITE_BYTES);
 
+	/**
+	 * What {@link #isQuiet()} reads into.
+	 */
+	private final ByteBuffer probe = ByteBuffer.allocateDirect(8);
+
 	CallerSocket(SocketChannel channel, ByteBufAllocator allocator) {
 		this.channel = channel;
 		this.allocator = allocator;
@@ -128,6 +133,25 @@ final class CallerSocket {
 				// less than asked for: nothing more has arrived
 				return;
 			}
+		}
+	}
+
+	/**
+	 * Whether nothing has arrived on the socket of a connection between leases, and the
+	 * server has not closed it: one read, without waiting, into a few bytes of its own.
+	 * Whatever it finds makes the connection unusable, so it is not kept.
+	 */
+	synchronized boolean isQuiet() {
+		if (this.closed) {
+			return false;
+		}
+		this.probe.clear();
+		try {
+			return this.channel.read(this.probe) == 0;
+		}
+		catch (IOException ex) {
+			// reset by the server, or closed meanwhile
+			return false;
 		}
 	}
 

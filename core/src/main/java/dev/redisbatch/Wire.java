@@ -311,8 +311,10 @@ final class Wire extends ChannelDuplexHandler {
 	boolean checkOpen() {
 		CallerSocket direct = this.socket;
 		if (this.callerReads && direct != null && !this.closed) {
-			readSocket(direct, 0);
-			if (!this.leased && !this.received.isEmpty()) {
+			if (this.leased) {
+				readSocket(direct, 0);
+			}
+			else if (!direct.isQuiet() || !this.received.isEmpty()) {
 				releaseReceived();
 				fail();
 			}

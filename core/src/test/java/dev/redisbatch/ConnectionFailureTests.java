@@ -1,9 +1,6 @@
 package dev.redisbatch;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -166,23 +163,11 @@ class ConnectionFailureTests {
 		RedisProcess server = track(RedisProcess.start());
 		Duration maxWait = Duration.ofMillis(200);
 		BatchConnectionPool pool = pool(server.port(), 1, maxWait);
-		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(1).build());
-		CountDownLatch leased = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		CompletableFuture<BatchResults> holder = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
-			// a full chunk goes out at once: the batch holds the only connection now
-			batch.incr("held");
-			leased.countDown();
-			await(release);
-		}));
+		StringBatchTemplate template = new StringBatchTemplate(pool);
 		BatchException failure;
-		try {
-			assertThat(leased.await(10, TimeUnit.SECONDS)).isTrue();
-
+		HeldConnection held = HeldConnection.hold(pool, "held");
+		try (held) {
 			failure = catchThrowableOfType(BatchException.class, () -> incrementCounters(template, 10));
-		}
-		finally {
-			release.countDown();
 		}
 
 		assertThat(failure.getCause()).isInstanceOf(BatchPoolExhaustedException.class)
@@ -192,7 +177,7 @@ class ConnectionFailureTests {
 		assertAllNotSent(failure.getResults(), 10);
 		assertThat(occurrences(failure.getMessage(), "127.0.0.1:" + server.port())).isOne();
 		assertThat(pool.getExhaustedCount()).isOne();
-		assertThat(holder.get(10, TimeUnit.SECONDS).isSuccess()).isTrue();
+		assertThat(held.letGo().isSuccess()).isTrue();
 		assertThat(server.call("GET", "held")).isEqualTo("1");
 		assertThat(server.call("EXISTS", "counter:0")).isEqualTo(0L);
 		assertThat(pool.getActive()).isZero();
@@ -226,15 +211,6 @@ class ConnectionFailureTests {
 		Matcher waited = Pattern.compile("after (\\d+) ms").matcher(message);
 		assertThat(waited.find()).as(message).isTrue();
 		return Long.parseLong(waited.group(1));
-	}
-
-	private static void await(CountDownLatch latch) {
-		try {
-			latch.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	private BatchConnectionPool pool(int port, int maxActive, Duration maxWait) {

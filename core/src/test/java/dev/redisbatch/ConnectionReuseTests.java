@@ -2,7 +2,6 @@ package dev.redisbatch;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.testsupport.Closeables;
@@ -46,28 +45,17 @@ class ConnectionReuseTests {
 	@Test
 	void aBatchWaitingForThePoolsOnlyConnectionIsHandedItWhenTheBatchHoldingItEnds() throws Exception {
 		BatchConnectionPool pool = pool(1, Duration.ofSeconds(30));
-		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(1).build());
-		CountDownLatch leased = new CountDownLatch(1);
-		CountDownLatch release = new CountDownLatch(1);
-		CompletableFuture<BatchResults> holder = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
-			// a full chunk goes out at once: the batch holds the only connection now
-			batch.incr("held");
-			leased.countDown();
-			await(release);
-		}));
+		StringBatchTemplate template = new StringBatchTemplate(pool);
 		CompletableFuture<BatchResults> waiter;
-		try {
-			assertThat(leased.await(10, TimeUnit.SECONDS)).isTrue();
+		HeldConnection held = HeldConnection.hold(pool, "held");
+		try (held) {
 			waiter = CompletableFuture.supplyAsync(() -> template.execute((batch) -> batch.incr("waited")));
 			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.getWaiting() == 1);
-		}
-		finally {
-			release.countDown();
 		}
 
 		// well within the 30 s the waiter may wait: the holder's end hands the
 		// connection over rather than keeping it for a next batch of its own
-		assertThat(holder.get(10, TimeUnit.SECONDS).isSuccess()).isTrue();
+		assertThat(held.letGo().isSuccess()).isTrue();
 		assertThat(waiter.get(10, TimeUnit.SECONDS).isSuccess()).isTrue();
 		assertThat(this.server.call("GET", "waited")).isEqualTo("1");
 		assertThat(pool.getExhaustedCount()).isZero();
@@ -97,15 +85,6 @@ class ConnectionReuseTests {
 		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.getDestroyedCount() == 1);
 		assertThat(pool.getActive()).isZero();
 		assertThat(pool.getIdle()).isOne();
-	}
-
-	private static void await(CountDownLatch latch) {
-		try {
-			latch.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	private BatchConnectionPool pool(int maxActive, Duration maxWait) {

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
  * The reply-path benchmarks run end to end at a tiny size against a real redis-server:
  * JMH in this JVM (no fork) with the suite's options, {@link CpuCostProfiler} and the
  * {@code gc} profiler, turned into the report's detail; and every strategy of the
- * concurrent scenario from several threads. Nothing is timed or compared: the numbers
- * only have to exist.
+ * concurrent scenario from several threads; and {@link PairedBenchmark}, whose
+ * per-iteration counters {@link PairedRun} turns into its table. Nothing is timed or
+ * compared: the numbers only have to exist.
  */
 class ReplyPathBenchmarksSmokeTests {
 
@@ -172,6 +175,34 @@ class ReplyPathBenchmarksSmokeTests {
 				System.clearProperty(Prewarm.SECONDS);
 			}
 		}
+	}
+
+	@Test
+	void thePairedBenchmarkGivesBothClientsTimesAndTheirRatioForEveryMeasuredIteration() throws Exception {
+		Collection<RunResult> runs = new Runner(new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
+			.param("n", "10")
+			.param("workload", "GET", "SET")
+			.forks(0)
+			.warmupIterations(0)
+			.measurementIterations(3)
+			.measurementTime(TimeValue.milliseconds(100))
+			.verbosity(VerboseMode.SILENT)
+			.shouldFailOnError(true)
+			.build()).run();
+
+		assertThat(runs).hasSize(2);
+		for (RunResult run : runs) {
+			for (String counter : List.of("ratio", "batchTemplateMicros", "jedisMicros", "batchTemplateCpuMicros",
+					"jedisCpuMicros")) {
+				assertThat(PairedRun.perIteration(run, counter)).as(counter).hasSize(3).allSatisfy((value) -> {
+					assertThat(value).isPositive();
+				});
+			}
+		}
+		// the SET cell's keys (the GET cell's were loaded): the benchmark checked every
+		// reply, the server has the keys
+		assertThat(redis.call("DBSIZE")).isEqualTo(10L);
+		assertThat(PairedRun.table(runs)).contains("| GET 10, direct | ").contains("| SET 10, direct | ").contains("×");
 	}
 
 	@Test
