@@ -69,8 +69,10 @@ final class PairedRun {
 			redisVersion = "redis-server " + redis.binary().version();
 			List<TcpProxy> proxies = new ArrayList<>();
 			try {
-				List<String> jvmArgs = new ArrayList<>(
-						List.of("-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
+				// the suite's heap: the options' arguments replace those of the
+				// benchmark's @Fork
+				List<String> jvmArgs = new ArrayList<>(List.of("-Xms4g", "-Xmx4g",
+						"-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
 				for (String network : networks.split(",")) {
 					if (!network.equals("direct")) {
 						TcpProxy proxy = TcpProxy.start(redis.port())
@@ -97,8 +99,9 @@ final class PairedRun {
 			}
 		}
 		String report = "# BatchTemplate and Jedis, measured in pairs\n\n" + "Run " + started + " UTC, " + versions()
-				+ ", " + redisVersion + "; " + forks + " forks per cell, a pre-warm of up to 10 s on loopback, 8 × 1 s "
-				+ "warmup, 8 × 1 s measured; took " + Duration.ofNanos(System.nanoTime() - start).toSeconds()
+				+ ", " + redisVersion + "; -Xms4g -Xmx4g; " + forks
+				+ " forks per cell, a pre-warm of up to 10 s on loopback, 8 × 1 s " + "warmup, 8 × 1 s measured; took "
+				+ Duration.ofNanos(System.nanoTime() - start).toSeconds()
 				+ " s. Each invocation sends one batch with each client, in alternating order, in one JVM. "
 				+ "The ratio is Jedis's time ÷ BatchTemplate's per iteration (above 1.00× BatchTemplate is faster); "
 				+ "every interval is 95% (Student's t over the measured iterations of every fork). CPU is the "
