@@ -15,6 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 
 /**
@@ -45,6 +46,15 @@ final class LettuceManualFlushStrategy implements Strategy {
 
 	private LettuceManualFlushStrategy(RedisClusterClient cluster) {
 		StatefulRedisClusterConnection<String, String> connection = cluster.connect(StringCodec.UTF8);
+		// Lettuce opens a master's connection with the first command routed to it, and a
+		// flushCommands() made while that connection still opens never flushes what was
+		// queued for it (redis/lettuce#2420): the commands wait until they time out. So
+		// every master's connection is opened first, with auto-flush still on.
+		for (RedisClusterNode node : connection.getPartitions()) {
+			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+				connection.getConnection(node.getUri().getHost(), node.getUri().getPort()).sync().ping();
+			}
+		}
 		this.client = cluster;
 		this.connection = connection;
 		this.commands = connection.async();
