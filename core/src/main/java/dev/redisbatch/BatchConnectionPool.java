@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * The connections batches run on: a commons-pool2 pool of long-lived Lettuce connections
@@ -53,6 +54,13 @@ import org.springframework.util.Assert;
  * @since 0.1.0
  */
 public final class BatchConnectionPool implements AutoCloseable {
+
+	/**
+	 * Whether commons-pool2 can be told not to collect its detailed statistics (since
+	 * 2.12).
+	 */
+	private static final boolean DETAILED_STATISTICS_SWITCH = ClassUtils.hasMethod(GenericObjectPoolConfig.class,
+			"setCollectDetailedStatistics", boolean.class);
 
 	/**
 	 * The default largest number of connections to one server.
@@ -377,8 +385,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 		config.setLifo(true);
 		config.setJmxEnabled(false);
 		// the pool's gauges are counts; mean and maximum durations are not reported, and
-		// collecting them costs every borrow and return clock reads and a lock
-		config.setCollectDetailedStatistics(false);
+		// collecting them costs every borrow and return clock reads and a lock (the
+		// switch is commons-pool2 2.12's: Spring Boot 4.0 manages an older one)
+		if (DETAILED_STATISTICS_SWITCH) {
+			config.setCollectDetailedStatistics(false);
+		}
 		if (builder.effectiveMinIdle() > 0) {
 			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
 		}
