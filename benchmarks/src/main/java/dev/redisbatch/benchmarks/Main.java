@@ -97,7 +97,8 @@ public final class Main {
 	 * @throws Exception on failure
 	 */
 	public static void main(String[] args) throws Exception {
-		if (List.of(args).contains("paired")) {
+		int profileAt = List.of(args).indexOf("--profile");
+		if (profileAt >= 0 && profileAt + 1 < args.length && "paired".equals(args[profileAt + 1])) {
 			PairedRun.run(args);
 			System.exit(0);
 		}
@@ -155,10 +156,7 @@ public final class Main {
 				for (String network : BenchmarkEnvironment.PROXIED) {
 					// only the delay: the proxy shares the two cores with client and
 					// server
-					proxies.put(network,
-							TcpProxy.start(redis.port())
-								.trackOutstandingRequests(false)
-								.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network))));
+					proxies.put(network, latencyProxy(redis.port(), network));
 				}
 				this.console.printf("redis-server %s on port %d; profile %s; results in %s%n", redis.binary().version(),
 						redis.port(), this.plan.profile(), this.out.toAbsolutePath());
@@ -208,6 +206,16 @@ public final class Main {
 		Report.write(this.results, this.plan, this.out);
 		this.console.printf("Done in %s. Report: %s%n", format(this.results.duration),
 				this.out.resolve("results.md").toAbsolutePath());
+	}
+
+	/**
+	 * The proxy that puts a network's round trip between the client and the server: only
+	 * the delay (it shares the two cores with client and server).
+	 */
+	static TcpProxy latencyProxy(int serverPort, String network) {
+		return TcpProxy.start(serverPort)
+			.trackOutstandingRequests(false)
+			.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network)));
 	}
 
 	private ProbeRuns probes() {

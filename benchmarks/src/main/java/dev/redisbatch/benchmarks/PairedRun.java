@@ -43,18 +43,21 @@ final class PairedRun {
 	/**
 	 * Run the cells and write {@code paired.md} into the output directory.
 	 * @param args {@code [--out DIR] [--sizes 1,10,100,1000] [--networks direct,rtt1]
-	 * [--forks 3]}
+	 * [--far-sizes 100,1000] [--forks 3]}: with {@code --far-sizes}, the cells at a
+	 * distance take those sizes, and loopback takes {@code --sizes}
 	 */
 	static void run(String[] args) throws IOException, RunnerException {
 		Path out = Path.of("target", "results");
 		String sizes = "1,10,100,1000";
 		String networks = "direct";
+		String farSizes = null;
 		int forks = 3;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--out" -> out = Path.of(args[++i]);
 				case "--sizes" -> sizes = args[++i];
 				case "--networks" -> networks = args[++i];
+				case "--far-sizes" -> farSizes = args[++i];
 				case "--forks" -> forks = Integer.parseInt(args[++i]);
 				case "--profile" -> i++;
 				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
@@ -73,26 +76,24 @@ final class PairedRun {
 				// benchmark's @Fork
 				List<String> jvmArgs = new ArrayList<>(List.of("-Xms4g", "-Xmx4g",
 						"-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
+				List<String> far = new ArrayList<>();
 				for (String network : networks.split(",")) {
 					if (!network.equals("direct")) {
-						TcpProxy proxy = TcpProxy.start(redis.port())
-							.trackOutstandingRequests(false)
-							.roundTrip(Duration.ofMillis(BenchmarkEnvironment.rttMillis(network)));
+						TcpProxy proxy = Main.latencyProxy(redis.port(), network);
 						proxies.add(proxy);
+						far.add(network);
 						jvmArgs.add("-D" + BenchmarkEnvironment.PROXY_PREFIX + network + "=" + proxy.port());
 					}
 				}
-				ChainedOptionsBuilder options = new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
-					.param("n", sizes.split(","))
-					.param("workload", "GET", "SET")
-					.param("network", networks.split(","))
-					.forks(forks)
-					.warmupIterations(8)
-					.warmupTime(TimeValue.seconds(1))
-					.measurementIterations(8)
-					.measurementTime(TimeValue.seconds(1))
-					.jvmArgsAppend(jvmArgs.toArray(String[]::new));
-				table.append(table(new Runner(options.build()).run()));
+				List<RunResult> results = new ArrayList<>();
+				if (farSizes == null || List.of(networks.split(",")).contains("direct")) {
+					List<String> near = (farSizes != null) ? List.of("direct") : List.of(networks.split(","));
+					results.addAll(run(sizes, near, forks, jvmArgs));
+				}
+				if (farSizes != null && !far.isEmpty()) {
+					results.addAll(run(farSizes, far, forks, jvmArgs));
+				}
+				table.append(table(results));
 			}
 			finally {
 				proxies.forEach(TcpProxy::close);
@@ -108,6 +109,24 @@ final class PairedRun {
 				+ "calling thread's, per batch.\n\n" + table;
 		Files.writeString(out.resolve("paired.md"), report);
 		System.out.println(report);
+	}
+
+	/**
+	 * Run the cells of some sizes at some distances.
+	 */
+	private static Collection<RunResult> run(String sizes, List<String> networks, int forks, List<String> jvmArgs)
+			throws RunnerException {
+		ChainedOptionsBuilder options = new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
+			.param("n", sizes.split(","))
+			.param("workload", "GET", "SET")
+			.param("network", networks.toArray(String[]::new))
+			.forks(forks)
+			.warmupIterations(8)
+			.warmupTime(TimeValue.seconds(1))
+			.measurementIterations(8)
+			.measurementTime(TimeValue.seconds(1))
+			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
+		return new Runner(options.build()).run();
 	}
 
 	/**
