@@ -477,6 +477,40 @@ class RespWriterTests {
 		return numbers;
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "heap", "heap that grows", "heap slice at an offset", "heap with bytes before",
+			"direct that grows" })
+	void writesTheSameBytesIntoEveryKindOfBuffer(String kind) {
+		byte[] before = ascii("*1\r\n$4\r\nPING\r\n");
+		byte[] key = ascii("key:1");
+		byte[] value = new byte[1500];
+		Arrays.fill(value, (byte) 'v');
+		ByteBuf backing = Unpooled.buffer(4096);
+		ByteBuf buffer = switch (kind) {
+			case "heap" -> Unpooled.buffer();
+			case "heap that grows" -> Unpooled.buffer(1);
+			case "heap slice at an offset" -> backing.writerIndex(100).slice(100, 3000).clear();
+			case "heap with bytes before" -> Unpooled.buffer(2).writeBytes(before);
+			default -> Unpooled.directBuffer(1);
+		};
+		try {
+			RespWriter.array(buffer, 3);
+			RespWriter.bulk(buffer, CommandType.SET);
+			RespWriter.bulk(buffer, key);
+			RespWriter.bulk(buffer, value);
+
+			byte[] command = concat(ascii("*3\r\n$3\r\nSET\r\n$5\r\nkey:1\r\n$1500\r\n"), value, ascii("\r\n"));
+			assertThat(ByteBufUtil.getBytes(buffer))
+				.isEqualTo(kind.equals("heap with bytes before") ? concat(before, command) : command);
+		}
+		finally {
+			buffer.release();
+			if (backing.refCnt() > 0) {
+				backing.release();
+			}
+		}
+	}
+
 	private static byte[] written(Consumer<ByteBuf> writer) {
 		ByteBuf buffer = buffer(writer);
 		try {
