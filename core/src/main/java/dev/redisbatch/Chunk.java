@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -238,11 +239,16 @@ final class Chunk {
 	 * @return whether every reply of the chunk is decoded
 	 */
 	boolean decode(ByteBuf bytes, RedisStateMachine decoder) {
+		// the bytes' view for flat replies, taken once: nothing writes to them meanwhile
+		ByteBuffer view = null;
 		while (this.phase != DECODED) {
 			CommandOutput<byte[], byte[], ?> output = this.reading;
 			if (output == null) {
 				if (!bytes.isReadable()) {
 					return false;
+				}
+				if (view == null) {
+					view = FlatReply.view(bytes);
 				}
 				if (bytes.getByte(bytes.readerIndex()) == '>') {
 					// a push frame (a RESP3 maintenance or tracking notice) is not a
@@ -258,7 +264,7 @@ final class Chunk {
 					if (output == READ_IN_PLACE) {
 						continue;
 					}
-					if (FlatReply.decode(bytes, output, this.unreadable)) {
+					if (FlatReply.decode(bytes, view, output, this.unreadable)) {
 						replyRead();
 						continue;
 					}

@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 
 import io.lettuce.core.output.CommandOutput;
@@ -18,7 +19,11 @@ import io.netty.buffer.ByteBuf;
  */
 final class FlatReply {
 
-	private static final long NOT_A_NUMBER = Long.MIN_VALUE;
+	/**
+	 * The most digits read here: longer numbers (which may not fit a {@code long}) go to
+	 * the state machine.
+	 */
+	private static final int MAX_DIGITS = 18;
 
 	private FlatReply() {
 	}
@@ -32,18 +37,48 @@ final class FlatReply {
 	 * as they were
 	 */
 	static boolean decode(ByteBuf bytes, CommandOutput<?, ?, ?> output, Consumer<Throwable> unreadable) {
+		return decode(bytes, view(bytes), output, unreadable);
+	}
+
+	/**
+	 * A view of the bytes for
+	 * {@link #decode(ByteBuf, ByteBuffer, CommandOutput, Consumer)}: the same bytes at
+	 * the same indexes, read without a {@code ByteBuf}'s checks per byte. It holds until
+	 * the bytes are written to or discarded.
+	 * @param bytes the connection's bytes (in one piece of memory, as the state machine
+	 * needs them too)
+	 * @return the view
+	 */
+	static ByteBuffer view(ByteBuf bytes) {
+		return bytes.nioBuffer(0, bytes.writerIndex());
+	}
+
+	/**
+	 * Decode the next reply into the output if it is flat and has fully arrived.
+	 * @param bytes the connection's bytes, from the reply's first byte on
+	 * @param view their {@link #view(ByteBuf)}, taken since they were last written to
+	 * @param output the command's output
+	 * @param unreadable takes what the output throws (the reply is still read whole)
+	 * @return whether the reply was decoded and read past; {@code false} leaves the bytes
+	 * as they were
+	 */
+	static boolean decode(ByteBuf bytes, ByteBuffer view, CommandOutput<?, ?, ?> output,
+			Consumer<Throwable> unreadable) {
 		int start = bytes.readerIndex();
 		int limit = bytes.writerIndex();
-		byte type = bytes.getByte(start);
+		if (start >= limit) {
+			return false;
+		}
+		byte type = view.get(start);
 		if (type != '$' && type != '+' && type != ':') {
 			return false;
 		}
-		int lineEnd = bytes.indexOf(start + 1, limit, (byte) '\r');
+		int lineEnd = (type == '+') ? lineEnd(view, start + 1, limit) : numberEnd(view, start + 1, limit);
 		if (lineEnd < 0 || lineEnd + 2 > limit) {
 			return false;
 		}
-		long number = (type == '+') ? 0 : parse(bytes, start + 1, lineEnd);
-		if (number == NOT_A_NUMBER || (type == '$' && number < -1)) {
+		long number = (type == '+') ? 0 : parse(view, start + 1, lineEnd);
+		if (type == '$' && number < -1) {
 			return false;
 		}
 		int end = lineEnd + 2;
@@ -57,42 +92,74 @@ final class FlatReply {
 		// the calls the state machine would make, its failures to the same handler
 		try {
 			if (type == '+') {
-				output.setSingle(bytes.internalNioBuffer(start + 1, lineEnd - start - 1));
+				output.setSingle(view.limit(lineEnd).position(start + 1));
 			}
 			else if (type == ':') {
 				output.set(number);
 			}
 			else {
-				output.set((number < 0) ? null : bytes.internalNioBuffer(lineEnd + 2, (int) number));
+				output.set((number < 0) ? null : view.limit(lineEnd + 2 + (int) number).position(lineEnd + 2));
 			}
 		}
 		catch (RuntimeException ex) {
 			unreadable.accept(ex);
+		}
+		finally {
+			view.clear();
 		}
 		output.complete(0);
 		return true;
 	}
 
 	/**
-	 * The decimal number from {@code from} to {@code to}, or {@link #NOT_A_NUMBER} when
-	 * it is not one this path takes (then the state machine reads it).
+	 * The index of the {@code \r} that ends a status line, or {@code -1} when it has not
+	 * arrived.
 	 */
-	private static long parse(ByteBuf bytes, int from, int to) {
+	private static int lineEnd(ByteBuffer view, int from, int limit) {
+		for (int i = from; i < limit; i++) {
+			if (view.get(i) == '\r') {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * The index of the {@code \r} after a decimal number this path takes (an optional
+	 * {@code -} and 1 to 18 digits), or {@code -1} when the line is something else or has
+	 * not arrived (then the state machine reads it).
+	 */
+	private static int numberEnd(ByteBuffer view, int from, int limit) {
 		int i = from;
-		boolean negative = i < to && bytes.getByte(i) == '-';
+		if (i < limit && view.get(i) == '-') {
+			i++;
+		}
+		int digits = i;
+		for (; i < limit; i++) {
+			byte digit = view.get(i);
+			if (digit == '\r') {
+				return (i == digits) ? -1 : i;
+			}
+			if (digit < '0' || digit > '9' || i - digits == MAX_DIGITS) {
+				return -1;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * The decimal number from {@code from} to {@code to}, checked by
+	 * {@link #numberEnd(ByteBuffer, int, int)}.
+	 */
+	private static long parse(ByteBuffer view, int from, int to) {
+		int i = from;
+		boolean negative = view.get(i) == '-';
 		if (negative) {
 			i++;
 		}
-		if (i == to || to - i > 18) {
-			return NOT_A_NUMBER;
-		}
 		long value = 0;
 		for (; i < to; i++) {
-			int digit = bytes.getByte(i) - '0';
-			if (digit < 0 || digit > 9) {
-				return NOT_A_NUMBER;
-			}
-			value = value * 10 + digit;
+			value = value * 10 + (view.get(i) - '0');
 		}
 		return negative ? -value : value;
 	}
