@@ -74,11 +74,6 @@ final class CallerSocket {
 	 */
 	private final ByteBuffer writeBuffer = ByteBuffer.allocateDirect(WRITE_BYTES);
 
-	/**
-	 * What {@link #isQuiet()} reads into.
-	 */
-	private final ByteBuffer probe = ByteBuffer.allocateDirect(8);
-
 	CallerSocket(SocketChannel channel, ByteBufAllocator allocator) {
 		this.channel = channel;
 		this.allocator = allocator;
@@ -138,19 +133,26 @@ final class CallerSocket {
 
 	/**
 	 * Whether nothing has arrived on the socket of a connection between leases, and the
-	 * server has not closed it: one read, without waiting, into a few bytes of its own.
-	 * Whatever it finds makes the connection unusable, so it is not kept.
+	 * server has not closed it: the socket's own selector is asked, without waiting,
+	 * whether it could be read (bytes, or the server's close). That costs half of a read
+	 * that finds nothing, and consumes nothing. Whatever it finds makes the connection
+	 * unusable, so it is not kept.
 	 */
 	synchronized boolean isQuiet() {
 		if (this.closed) {
 			return false;
 		}
-		this.probe.clear();
 		try {
-			return this.channel.read(this.probe) == 0;
+			Selector waiting = selector();
+			SelectionKey registered = this.key;
+			if (registered != null && registered.interestOps() != SelectionKey.OP_READ) {
+				// a wait for room to write left its interest in writing
+				registered.interestOps(SelectionKey.OP_READ);
+			}
+			return waiting.selectNow(IGNORE_READY) == 0;
 		}
-		catch (IOException ex) {
-			// reset by the server, or closed meanwhile
+		catch (IOException | RuntimeException ex) {
+			// closed meanwhile
 			return false;
 		}
 	}
