@@ -37,6 +37,13 @@ final class CallerSocket {
 	private static final int READ_BYTES = 64 * 1024;
 
 	/**
+	 * The room kept in front of the bytes read: where the decoder puts the part of a
+	 * reply that came with the read before, so that it copies that part, not the whole
+	 * read (see {@link #headroom(ByteBuf)}).
+	 */
+	private static final int HEADROOM = 4 * 1024;
+
+	/**
 	 * The most reads of one call: what one call holds is bounded.
 	 */
 	private static final int MAX_READS = 16;
@@ -62,11 +69,11 @@ final class CallerSocket {
 	private boolean closed;
 
 	/**
-	 * The buffer reads go into, reused once the decoder has let go of it (most round
-	 * trips): a new one is taken only while the decoder still holds part of a reply in
-	 * it.
+	 * The two buffers reads go into, each reused once the decoder has let go of it: while
+	 * it holds the part of a reply that one of them ended with, the next read goes into
+	 * the other. A new one is taken only when both are held.
 	 */
-	private @Nullable ByteBuf readBuffer;
+	private final @Nullable ByteBuf[] readBuffers = new ByteBuf[2];
 
 	/**
 	 * The buffer heap bytes go out through: the JDK's own, so that no release can race
@@ -158,22 +165,45 @@ final class CallerSocket {
 	}
 
 	/**
-	 * An empty buffer to read into: the kept one when nobody else holds it.
+	 * An empty buffer to read into, with {@link #HEADROOM} in front: a kept one that
+	 * nobody else holds, or a new one in place of one the decoder still holds.
 	 */
 	private synchronized ByteBuf readBuffer() throws EOFException {
 		if (this.closed) {
 			throw new EOFException("The connection is closed");
 		}
-		ByteBuf kept = this.readBuffer;
-		if (kept != null && kept.refCnt() == 1) {
-			return kept.clear();
+		int slot = 0;
+		for (int i = 0; i < this.readBuffers.length; i++) {
+			ByteBuf kept = this.readBuffers[i];
+			if (kept == null) {
+				slot = i;
+			}
+			else if (kept.refCnt() == 1) {
+				return kept.setIndex(HEADROOM, HEADROOM);
+			}
 		}
-		if (kept != null) {
-			kept.release();
+		ByteBuf held = this.readBuffers[slot];
+		if (held != null) {
+			// the decoder releases it when it is done with it
+			held.release();
 		}
-		ByteBuf fresh = this.allocator.ioBuffer(READ_BYTES, READ_BYTES);
-		this.readBuffer = fresh;
-		return fresh;
+		ByteBuf fresh = this.allocator.ioBuffer(HEADROOM + READ_BYTES, HEADROOM + READ_BYTES);
+		this.readBuffers[slot] = fresh;
+		return fresh.setIndex(HEADROOM, HEADROOM);
+	}
+
+	/**
+	 * The room in front of the bytes of a buffer this socket read into, where the part of
+	 * a reply that came before them may be put; {@code 0} for any other buffer (the event
+	 * loop's, whose bytes before the reader index may belong to someone else).
+	 * @param bytes a buffer of read bytes
+	 * @return the bytes that may be written just before its reader index
+	 */
+	int headroom(ByteBuf bytes) {
+		// read without the lock: a buffer released by close() meanwhile only loses the
+		// room, and is never written to again
+		ByteBuf[] kept = this.readBuffers;
+		return (bytes == kept[0] || bytes == kept[1]) ? bytes.readerIndex() : 0;
 	}
 
 	/**
@@ -276,10 +306,12 @@ final class CallerSocket {
 	 */
 	synchronized void close() {
 		this.closed = true;
-		ByteBuf kept = this.readBuffer;
-		this.readBuffer = null;
-		if (kept != null) {
-			kept.release();
+		for (int i = 0; i < this.readBuffers.length; i++) {
+			ByteBuf kept = this.readBuffers[i];
+			this.readBuffers[i] = null;
+			if (kept != null) {
+				kept.release();
+			}
 		}
 		Selector current = this.selector;
 		this.selector = null;

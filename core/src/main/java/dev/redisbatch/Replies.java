@@ -67,7 +67,7 @@ final class Replies {
 	void decodeReceived() {
 		ByteBuf next;
 		while ((next = this.wire.poll()) != null) {
-			this.bytes = ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ByteBufAllocator.DEFAULT, this.bytes, next);
+			this.bytes = cumulate(this.bytes, next);
 		}
 		Chunk oldest;
 		try {
@@ -89,6 +89,24 @@ final class Replies {
 		else {
 			this.bytes.discardSomeReadBytes();
 		}
+	}
+
+	/**
+	 * The bytes still to decode followed by the next ones read. What is left before them
+	 * is mostly the start of one reply: when it fits in front of the next bytes (a buffer
+	 * the batch's thread read into keeps room there), it is copied there, and the whole
+	 * read is not copied after it.
+	 */
+	private ByteBuf cumulate(ByteBuf left, ByteBuf next) {
+		int leftBytes = left.readableBytes();
+		if (leftBytes > 0 && leftBytes <= this.wire.headroom(next)) {
+			int start = next.readerIndex() - leftBytes;
+			next.setBytes(start, left, left.readerIndex(), leftBytes);
+			next.readerIndex(start);
+			left.release();
+			return next;
+		}
+		return ByteToMessageDecoder.MERGE_CUMULATOR.cumulate(ByteBufAllocator.DEFAULT, left, next);
 	}
 
 	/**

@@ -345,6 +345,17 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	/**
+	 * The room in front of a buffer's bytes where the bytes that came before them may be
+	 * put: only a buffer the batch's thread read into has any.
+	 * @param bytes a buffer taken with {@link #poll()}
+	 * @return how many bytes may be written just before its reader index
+	 */
+	int headroom(ByteBuf bytes) {
+		CallerSocket direct = this.socket;
+		return (direct != null) ? direct.headroom(bytes) : 0;
+	}
+
+	/**
 	 * Release every buffer read and not yet taken.
 	 */
 	private void releaseReceived() {
