@@ -65,10 +65,29 @@ final class Replies {
 	 * Decode what has arrived, into the oldest chunks first.
 	 */
 	void decodeReceived() {
-		ByteBuf next;
-		while ((next = this.wire.poll()) != null) {
-			this.bytes = cumulate(this.bytes, next);
+		// one buffer at a time: what is left of one before the next is added is then the
+		// start of one reply, not the whole buffer
+		ByteBuf next = this.wire.poll();
+		do {
+			if (next != null) {
+				this.bytes = cumulate(this.bytes, next);
+			}
+			decodeBytes();
 		}
+		while (!this.unreadable && (next = this.wire.poll()) != null);
+		if (!this.bytes.isReadable()) {
+			this.bytes.release();
+			this.bytes = Unpooled.EMPTY_BUFFER;
+		}
+		else {
+			this.bytes.discardSomeReadBytes();
+		}
+	}
+
+	/**
+	 * Decode what the bytes hold, into the oldest chunks first.
+	 */
+	private void decodeBytes() {
 		Chunk oldest;
 		try {
 			while ((oldest = this.written.peek()) != null && oldest.decode(this.bytes, this.decoder)) {
@@ -81,13 +100,6 @@ final class Replies {
 			this.written.clear();
 			this.bytes.skipBytes(this.bytes.readableBytes());
 			this.wire.close();
-		}
-		if (!this.bytes.isReadable()) {
-			this.bytes.release();
-			this.bytes = Unpooled.EMPTY_BUFFER;
-		}
-		else {
-			this.bytes.discardSomeReadBytes();
 		}
 	}
 
