@@ -29,18 +29,6 @@ final class FlatReply {
 	}
 
 	/**
-	 * Decode the next reply into the output if it is flat and has fully arrived.
-	 * @param bytes the connection's bytes, from the reply's first byte on
-	 * @param output the command's output
-	 * @param unreadable takes what the output throws (the reply is still read whole)
-	 * @return whether the reply was decoded and read past; {@code false} leaves the bytes
-	 * as they were
-	 */
-	static boolean decode(ByteBuf bytes, CommandOutput<?, ?, ?> output, Consumer<Throwable> unreadable) {
-		return decode(bytes, view(bytes), output, unreadable);
-	}
-
-	/**
 	 * A view of the bytes for
 	 * {@link #decode(ByteBuf, ByteBuffer, CommandOutput, Consumer)}: the same bytes at
 	 * the same indexes, read without a {@code ByteBuf}'s checks per byte. It holds until

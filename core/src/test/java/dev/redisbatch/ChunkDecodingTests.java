@@ -170,7 +170,7 @@ class ChunkDecodingTests {
 			ByteBuf first = Unpooled.copiedBuffer(reply.wire(), StandardCharsets.UTF_8);
 			ByteBuf second = first.copy();
 
-			boolean decodedInPlace = FlatReply.decode(first, inPlace, inPlaceFailures::add);
+			boolean decodedInPlace = FlatReply.decode(first, FlatReply.view(first), inPlace, inPlaceFailures::add);
 			boolean decoded = new RedisStateMachine().decode(second, byStateMachine, stateMachineFailures::add);
 
 			assertThat(decoded).isTrue();
@@ -196,7 +196,7 @@ class ChunkDecodingTests {
 			ByteBuf part = Unpooled.copiedBuffer(reply.substring(0, length), StandardCharsets.UTF_8);
 			ValueOutput<byte[], byte[]> output = new ValueOutput<>(ByteArrayCodec.INSTANCE);
 
-			assertThat(FlatReply.decode(part, output, (failure) -> {
+			assertThat(FlatReply.decode(part, FlatReply.view(part), output, (failure) -> {
 			})).as("%d bytes", length).isFalse();
 
 			assertThat(part.readerIndex()).isZero();

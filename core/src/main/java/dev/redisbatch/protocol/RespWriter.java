@@ -46,12 +46,7 @@ public final class RespWriter {
 	 */
 	public static void array(ByteBuf buffer, int elements) {
 		if (elements < ARRAY_HEADERS.length) {
-			if (buffer.hasArray()) {
-				put(buffer, ARRAY_HEADERS[elements], null);
-			}
-			else {
-				buffer.writeBytes(ARRAY_HEADERS[elements]);
-			}
+			put(buffer, ARRAY_HEADERS[elements], null);
 			return;
 		}
 		buffer.writeByte('*');
@@ -66,18 +61,13 @@ public final class RespWriter {
 	 * @param bytes the bytes
 	 */
 	public static void bulk(ByteBuf buffer, byte[] bytes) {
-		if (bytes.length < BULK_HEADERS.length && buffer.hasArray()) {
+		if (bytes.length < BULK_HEADERS.length) {
 			put(buffer, BULK_HEADERS[bytes.length], bytes);
 			return;
 		}
-		if (bytes.length < BULK_HEADERS.length) {
-			buffer.writeBytes(BULK_HEADERS[bytes.length]);
-		}
-		else {
-			buffer.writeByte('$');
-			decimal(buffer, bytes.length);
-			buffer.writeBytes(CRLF);
-		}
+		buffer.writeByte('$');
+		decimal(buffer, bytes.length);
+		buffer.writeBytes(CRLF);
 		buffer.writeBytes(bytes);
 		buffer.writeBytes(CRLF);
 	}
@@ -207,12 +197,20 @@ public final class RespWriter {
 	}
 
 	/**
-	 * Write a header and, when given, a bulk string's bytes and its CRLF straight into a
-	 * heap buffer's array: one bounds check and one growth check for the whole element,
-	 * where three {@code writeBytes} calls would make three of each (a chunk's commands
-	 * are most of what a batch's thread does).
+	 * Write a header and, when given, a bulk string's bytes and its CRLF; into a heap
+	 * buffer, straight into its array: one bounds check and one growth check for the
+	 * whole element, where three {@code writeBytes} calls would make three of each (a
+	 * chunk's commands are most of what a batch's thread does).
 	 */
 	private static void put(ByteBuf buffer, byte[] header, byte @Nullable [] bytes) {
+		if (!buffer.hasArray()) {
+			buffer.writeBytes(header);
+			if (bytes != null) {
+				buffer.writeBytes(bytes);
+				buffer.writeBytes(CRLF);
+			}
+			return;
+		}
 		int size = header.length + ((bytes != null) ? bytes.length + 2 : 0);
 		buffer.ensureWritable(size);
 		// read after ensureWritable, which may have moved the bytes to a larger array
