@@ -76,6 +76,12 @@ final class CallerSocket {
 	private final @Nullable ByteBuf[] readBuffers = new ByteBuf[2];
 
 	/**
+	 * The socket reads into each of {@link #readBuffers} through this view of its memory,
+	 * taken once.
+	 */
+	private final @Nullable ByteBuffer[] readViews = new ByteBuffer[2];
+
+	/**
 	 * The buffer heap bytes go out through: the JDK's own, so that no release can race
 	 * the thread writing from it when the connection closes.
 	 */
@@ -122,16 +128,19 @@ final class CallerSocket {
 	synchronized void readArrived(Consumer<ByteBuf> into) throws IOException {
 		// synchronized with close(), which releases the buffer a read may be filling
 		for (int i = 0; i < MAX_READS; i++) {
-			ByteBuf buffer = readBuffer();
-			int read = buffer.writeBytes(this.channel, READ_BYTES);
+			int slot = readSlot();
+			ByteBuffer view = this.readViews[slot];
+			view.clear().position(HEADROOM);
+			int read = this.channel.read(view);
 			if (read <= 0) {
 				if (read < 0) {
 					throw new EOFException("The server closed the connection");
 				}
 				return;
 			}
-			into.accept(buffer.retain());
-			if (buffer.isWritable()) {
+			ByteBuf buffer = this.readBuffers[slot];
+			into.accept(buffer.setIndex(HEADROOM, HEADROOM + read).retain());
+			if (read < READ_BYTES) {
 				// less than asked for: nothing more has arrived
 				return;
 			}
@@ -165,10 +174,11 @@ final class CallerSocket {
 	}
 
 	/**
-	 * An empty buffer to read into, with {@link #HEADROOM} in front: a kept one that
-	 * nobody else holds, or a new one in place of one the decoder still holds.
+	 * The slot of the buffer to read into next, with {@link #HEADROOM} in front: a kept
+	 * one that nobody else holds, or a new one in place of one the decoder still holds.
+	 * Its bytes are read through its view, which covers the whole buffer.
 	 */
-	private synchronized ByteBuf readBuffer() throws EOFException {
+	private int readSlot() throws EOFException {
 		if (this.closed) {
 			throw new EOFException("The connection is closed");
 		}
@@ -179,7 +189,7 @@ final class CallerSocket {
 				slot = i;
 			}
 			else if (kept.refCnt() == 1) {
-				return kept.setIndex(HEADROOM, HEADROOM);
+				return i;
 			}
 		}
 		ByteBuf held = this.readBuffers[slot];
@@ -189,7 +199,8 @@ final class CallerSocket {
 		}
 		ByteBuf fresh = this.allocator.ioBuffer(HEADROOM + READ_BYTES, HEADROOM + READ_BYTES);
 		this.readBuffers[slot] = fresh;
-		return fresh.setIndex(HEADROOM, HEADROOM);
+		this.readViews[slot] = fresh.nioBuffer(0, fresh.capacity());
+		return slot;
 	}
 
 	/**
@@ -221,7 +232,7 @@ final class CallerSocket {
 	 * Write every byte of the buffer. When the socket is full, wait for room until the
 	 * deadline, reading the replies that arrive meanwhile (the server stops reading while
 	 * its replies wait).
-	 * @param bytes the bytes, written from its reader index
+	 * @param bytes the bytes, written from its reader index, which counts what went out
 	 * @param deadline a {@link System#nanoTime()} value
 	 * @param into takes each buffer read while waiting
 	 * @return whether every byte was written before the deadline
@@ -243,8 +254,14 @@ final class CallerSocket {
 			}
 			else {
 				if (!out.hasRemaining()) {
-					out.clear().limit(Math.min(out.capacity(), bytes.readableBytes()));
-					bytes.getBytes(bytes.readerIndex(), out);
+					int slice = Math.min(out.capacity(), bytes.readableBytes());
+					out.clear();
+					if (bytes.hasArray()) {
+						out.put(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), slice);
+					}
+					else {
+						bytes.getBytes(bytes.readerIndex(), out.limit(slice));
+					}
 					out.flip();
 				}
 				written = this.channel.write(out);
@@ -309,6 +326,7 @@ final class CallerSocket {
 		for (int i = 0; i < this.readBuffers.length; i++) {
 			ByteBuf kept = this.readBuffers[i];
 			this.readBuffers[i] = null;
+			this.readViews[i] = null;
 			if (kept != null) {
 				kept.release();
 			}

@@ -58,7 +58,7 @@ final class Lease {
 	 * @return {@code false} when the connection was closed, so that nothing was sent
 	 */
 	boolean write(Chunk chunk) {
-		if (!this.wire.write(chunk.buffer().retainedDuplicate(), chunk.deadline())) {
+		if (!this.wire.write(chunk.buffer(), chunk.deadline())) {
 			return false;
 		}
 		this.replies.written(chunk);

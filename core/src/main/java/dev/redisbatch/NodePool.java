@@ -45,6 +45,11 @@ final class NodePool {
 
 	private final String address;
 
+	/**
+	 * The part of {@link #address} before its port.
+	 */
+	private final String host;
+
 	private final GenericObjectPool<StatefulConnection<byte[], byte[]>> pool;
 
 	private final ConnectionFactory factory;
@@ -63,6 +68,13 @@ final class NodePool {
 	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels;
 
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
+
+	/**
+	 * The connection whose handler was looked up last: a thread that sends one batch
+	 * after another finds it on the same connection twice per borrow, without the lookups
+	 * through the client and the channel's pipeline.
+	 */
+	private volatile @Nullable Wired lastWired;
 
 	/**
 	 * Chunk buffers that batches gave back, for the next batches: at most two per
@@ -116,6 +128,8 @@ final class NodePool {
 			GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config, LongAdder exhausted,
 			Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels) {
 		this.address = address;
+		int colon = address.lastIndexOf(':');
+		this.host = (colon > 0) ? address.substring(0, colon) : address;
 		this.maxWait = config.getMaxWaitDuration();
 		this.exhausted = exhausted;
 		this.channels = channels;
@@ -135,8 +149,7 @@ final class NodePool {
 	 * The server's host: the part of the address before its port.
 	 */
 	String host() {
-		int colon = this.address.lastIndexOf(':');
-		return (colon > 0) ? this.address.substring(0, colon) : this.address;
+		return this.host;
 	}
 
 	/**
@@ -174,8 +187,22 @@ final class NodePool {
 	}
 
 	private @Nullable Wire wireOrNull(StatefulConnection<byte[], byte[]> connection) {
+		Wired last = this.lastWired;
+		if (last != null && last.connection() == connection) {
+			return last.wire();
+		}
 		Channel channel = this.channels.apply(connection);
-		return (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
+		if (wire != null) {
+			this.lastWired = new Wired(connection, wire);
+		}
+		return wire;
+	}
+
+	/**
+	 * A connection and its batch handler.
+	 */
+	private record Wired(StatefulConnection<byte[], byte[]> connection, Wire wire) {
 	}
 
 	/**

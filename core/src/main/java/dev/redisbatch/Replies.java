@@ -140,7 +140,11 @@ final class Replies {
 		this.written.clear();
 		this.bytes.release();
 		this.bytes = Unpooled.EMPTY_BUFFER;
-		this.decoder.reset();
+		if (!clean || this.unreadable) {
+			// it may hold a reply read in part; after every reply was read, it holds
+			// nothing (each reply read resets what it used)
+			this.decoder.reset();
+		}
 		this.unreadable = false;
 		return clean;
 	}

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
@@ -63,6 +64,11 @@ final class Wire extends ChannelDuplexHandler {
 	private static final long SWITCH_SECONDS = 10;
 
 	private final ConcurrentLinkedQueue<ByteBuf> received = new ConcurrentLinkedQueue<>();
+
+	/**
+	 * Where the batch's thread puts what it read: {@link #queue(ByteBuf)}, made once.
+	 */
+	private final Consumer<ByteBuf> queue = this::queue;
 
 	private final AtomicLong queuedBytes = new AtomicLong();
 
@@ -228,10 +234,10 @@ final class Wire extends ChannelDuplexHandler {
 	private void readSocket(CallerSocket direct, long deadline) {
 		try {
 			if (deadline == 0) {
-				direct.readArrived(this::queue);
+				direct.readArrived(this.queue);
 			}
 			else {
-				direct.awaitAndRead(deadline, this::queue);
+				direct.awaitAndRead(deadline, this.queue);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -282,20 +288,20 @@ final class Wire extends ChannelDuplexHandler {
 	 * Write bytes on the connection, below Lettuce's encoder (and above TLS, which
 	 * encrypts them). A failed write closes the connection, whose replies then never
 	 * come.
-	 * @param bytes the bytes, released once written
+	 * @param bytes the bytes: its readable ones are written, and it stays the caller's,
+	 * with its indices as they were (the event loop writes a duplicate of its own)
 	 * @return {@code false} when the connection was closed, so that nothing was written
 	 */
 	boolean write(ByteBuf bytes, long deadline) {
 		ChannelHandlerContext ctx = this.context;
 		if (ctx == null || this.closed || !ctx.channel().isActive()) {
-			bytes.release();
 			return false;
 		}
 		CallerSocket direct = this.socket;
 		if (this.callerReads && direct != null) {
 			return writeSocket(direct, bytes, deadline);
 		}
-		ctx.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+		ctx.writeAndFlush(bytes.retainedDuplicate()).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
 		return true;
 	}
 
@@ -328,9 +334,10 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return {@code false} when nothing was written (the connection had closed)
 	 */
 	private boolean writeSocket(CallerSocket direct, ByteBuf bytes, long deadline) {
-		int length = bytes.readableBytes();
+		int start = bytes.readerIndex();
+		int written;
 		try {
-			if (!direct.write(bytes, deadline, this::queue)) {
+			if (!direct.write(bytes, deadline, this.queue)) {
 				fail();
 			}
 		}
@@ -338,10 +345,10 @@ final class Wire extends ChannelDuplexHandler {
 			fail();
 		}
 		finally {
-			length -= bytes.readableBytes();
-			bytes.release();
+			written = bytes.readerIndex() - start;
+			bytes.readerIndex(start);
 		}
-		return length > 0 || !this.closed;
+		return written > 0 || !this.closed;
 	}
 
 	/**

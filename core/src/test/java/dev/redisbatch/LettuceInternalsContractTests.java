@@ -171,9 +171,7 @@ class LettuceInternalsContractTests {
 		assertThat(connection.sync().ping()).isEqualTo("PONG");
 
 		wire.lease();
-		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
-				System.nanoTime() + TEN_SECONDS))
-			.isTrue();
+		assertThat(write(wire, "*1\r\n$4\r\nPING\r\n")).isTrue();
 		StringBuilder received = new StringBuilder();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			wire.awaitBytes(System.nanoTime() + 10_000_000L);
@@ -198,8 +196,7 @@ class LettuceInternalsContractTests {
 
 		wire.lease();
 		assertThat(channel.config().isAutoRead()).as("the event loop reads during a lease").isFalse();
-		wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
-				System.nanoTime() + TEN_SECONDS);
+		write(wire, "*1\r\n$4\r\nPING\r\n");
 		wire.awaitBytes(System.nanoTime() + TEN_SECONDS);
 		ByteBuf reply = wire.poll();
 		assertThat(reply).isNotNull();
@@ -247,9 +244,7 @@ class LettuceInternalsContractTests {
 		channel.close().syncUninterruptibly();
 
 		await().atMost(Duration.ofSeconds(10)).until(wire::isClosed);
-		assertThat(wire.write(Unpooled.copiedBuffer("*1\r\n$4\r\nPING\r\n", StandardCharsets.US_ASCII),
-				System.nanoTime() + TEN_SECONDS))
-			.isFalse();
+		assertThat(write(wire, "*1\r\n$4\r\nPING\r\n")).isFalse();
 	}
 
 	@Test
@@ -311,9 +306,7 @@ class LettuceInternalsContractTests {
 		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
 		wire.lease();
 		// a reply no lease will wait for: its lease ends before it arrives
-		wire.write(
-				Unpooled.copiedBuffer("*3\r\n$5\r\nBLPOP\r\n$7\r\nnothing\r\n$3\r\n0.2\r\n", StandardCharsets.US_ASCII),
-				System.nanoTime() + TEN_SECONDS);
+		write(wire, "*3\r\n$5\r\nBLPOP\r\n$7\r\nnothing\r\n$3\r\n0.2\r\n");
 		assertThat(wire.endLease()).as("nothing had arrived yet").isTrue();
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> !wire.checkOpen());
@@ -441,6 +434,21 @@ class LettuceInternalsContractTests {
 		public void release(StatefulConnection<?, ?> connection) {
 		}
 
+	}
+
+	/**
+	 * Write a command on a wire, as a lease does: the buffer stays the writer's.
+	 */
+	private static boolean write(Wire wire, String command) {
+		ByteBuf bytes = Unpooled.copiedBuffer(command, StandardCharsets.US_ASCII);
+		try {
+			boolean written = wire.write(bytes, System.nanoTime() + TEN_SECONDS);
+			assertThat(bytes.readableBytes()).as("the writer's buffer keeps its bytes").isEqualTo(command.length());
+			return written;
+		}
+		finally {
+			bytes.release();
+		}
 	}
 
 }
