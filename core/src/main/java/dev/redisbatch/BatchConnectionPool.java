@@ -133,7 +133,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {
-		return new NodePool(address, open, this.poolConfig, this.exhausted, this.channels::channelOf);
+		return new NodePool(address, open, this.poolConfig, this.exhausted, this.channels::wireOf);
 	}
 
 	/**

@@ -159,13 +159,8 @@ final class CallerSocket {
 			return false;
 		}
 		try {
-			Selector waiting = selector();
-			SelectionKey registered = this.key;
-			if (registered != null && registered.interestOps() != SelectionKey.OP_READ) {
-				// a wait for room to write left its interest in writing
-				registered.interestOps(SelectionKey.OP_READ);
-			}
-			return waiting.selectNow(IGNORE_READY) == 0;
+			// (a wait for room to write may have left its interest in writing)
+			return selector(SelectionKey.OP_READ).selectNow(IGNORE_READY) == 0;
 		}
 		catch (IOException | RuntimeException ex) {
 			// closed meanwhile
@@ -281,11 +276,7 @@ final class CallerSocket {
 	}
 
 	private void select(int interest, long deadline) throws IOException {
-		Selector waiting = selector();
-		SelectionKey registered = this.key;
-		if (registered != null && registered.interestOps() != interest) {
-			registered.interestOps(interest);
-		}
+		Selector waiting = selector(interest);
 		long left = deadline - System.nanoTime();
 		// the selector has one key, and the read that follows finds what is ready: its
 		// selected-key set is never filled (and never cleared)
@@ -296,6 +287,18 @@ final class CallerSocket {
 			// select(0) would wait forever: at least a millisecond
 			waiting.select(IGNORE_READY, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left + 999_999)));
 		}
+	}
+
+	/**
+	 * The socket's own selector, its key interested in the given operations.
+	 */
+	private Selector selector(int interest) throws IOException {
+		Selector waiting = selector();
+		SelectionKey registered = this.key;
+		if (registered != null && registered.interestOps() != interest) {
+			registered.interestOps(interest);
+		}
+		return waiting;
 	}
 
 	private synchronized Selector selector() throws IOException {

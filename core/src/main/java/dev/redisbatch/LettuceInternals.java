@@ -70,7 +70,7 @@ final class LettuceInternals {
 	 */
 	static final class Channels implements NettyCustomizer {
 
-		private final Map<Object, Channel> channels = new ConcurrentHashMap<>();
+		private final Map<Object, Wired> channels = new ConcurrentHashMap<>();
 
 		private final @Nullable NettyCustomizer first;
 
@@ -99,10 +99,12 @@ final class LettuceInternals {
 			if (encoder == null || handler == null) {
 				return;
 			}
-			pipeline.addBefore(encoder.name(), Wire.NAME, new Wire());
+			Wire wire = new Wire();
+			pipeline.addBefore(encoder.name(), Wire.NAME, wire);
 			Object endpoint = handler.getEndpoint();
-			this.channels.put(endpoint, channel);
-			channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, channel));
+			Wired wired = new Wired(channel, wire);
+			this.channels.put(endpoint, wired);
+			channel.closeFuture().addListener((closed) -> this.channels.remove(endpoint, wired));
 		}
 
 		/**
@@ -110,10 +112,30 @@ final class LettuceInternals {
 		 * of other client resources).
 		 */
 		@Nullable Channel channelOf(StatefulConnection<?, ?> connection) {
+			Wired wired = wiredOf(connection);
+			return (wired != null) ? wired.channel() : null;
+		}
+
+		/**
+		 * The batch's handler on a connection's channel, or {@code null} when the
+		 * connection is not known (a connection of other client resources).
+		 */
+		@Nullable Wire wireOf(StatefulConnection<?, ?> connection) {
+			Wired wired = wiredOf(connection);
+			return (wired != null) ? wired.wire() : null;
+		}
+
+		private @Nullable Wired wiredOf(StatefulConnection<?, ?> connection) {
 			if (connection instanceof RedisChannelHandler<?, ?> handler) {
 				return this.channels.get(handler.getChannelWriter());
 			}
 			return null;
+		}
+
+		/**
+		 * A connection's channel and the handler put on it.
+		 */
+		private record Wired(Channel channel, Wire wire) {
 		}
 
 	}

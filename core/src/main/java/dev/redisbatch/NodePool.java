@@ -19,7 +19,6 @@ import java.util.function.Supplier;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
 import org.apache.commons.pool2.PooledObjectState;
@@ -65,16 +64,9 @@ final class NodePool {
 
 	private final LongAdder exhausted;
 
-	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels;
+	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Wire> wires;
 
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
-
-	/**
-	 * The connection whose handler was looked up last: a thread that sends one batch
-	 * after another finds it on the same connection twice per borrow, without the lookups
-	 * through the client and the channel's pipeline.
-	 */
-	private volatile @Nullable Wired lastWired;
 
 	/**
 	 * Chunk buffers that batches gave back, for the next batches: at most two per
@@ -122,17 +114,17 @@ final class NodePool {
 	 * @param open opens a connection to the server
 	 * @param config the pool limits
 	 * @param exhausted counts the times a caller found no connection in time
-	 * @param channels finds the Netty channel of a connection
+	 * @param wires finds the batch handler on a connection's channel
 	 */
 	NodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open,
 			GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config, LongAdder exhausted,
-			Function<StatefulConnection<byte[], byte[]>, @Nullable Channel> channels) {
+			Function<StatefulConnection<byte[], byte[]>, @Nullable Wire> wires) {
 		this.address = address;
 		int colon = address.lastIndexOf(':');
 		this.host = (colon > 0) ? address.substring(0, colon) : address;
 		this.maxWait = config.getMaxWaitDuration();
 		this.exhausted = exhausted;
-		this.channels = channels;
+		this.wires = wires;
 		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired, this::stillOpen);
 		this.pool = new GenericObjectPool<>(this.factory, config);
 		this.keepsLast = config.getMinIdle() == 0;
@@ -187,22 +179,7 @@ final class NodePool {
 	}
 
 	private @Nullable Wire wireOrNull(StatefulConnection<byte[], byte[]> connection) {
-		Wired last = this.lastWired;
-		if (last != null && last.connection() == connection) {
-			return last.wire();
-		}
-		Channel channel = this.channels.apply(connection);
-		Wire wire = (channel != null) ? channel.pipeline().get(Wire.class) : null;
-		if (wire != null) {
-			this.lastWired = new Wired(connection, wire);
-		}
-		return wire;
-	}
-
-	/**
-	 * A connection and its batch handler.
-	 */
-	private record Wired(StatefulConnection<byte[], byte[]> connection, Wire wire) {
+		return this.wires.apply(connection);
 	}
 
 	/**

@@ -3,11 +3,13 @@ package dev.redisbatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.FreePorts;
@@ -46,13 +48,7 @@ class ReplyPathTests {
 	@Test
 	void aPushFrameBetweenTwoRepliesIsReadPastAndEveryCommandGetsItsOwnReply() {
 		RedisProcess server = track(RedisProcess.start());
-		Map<String, String> entries = new HashMap<>();
-		List<String> keys = new ArrayList<>();
-		for (int i = 0; i < 1_000; i++) {
-			entries.put("key" + i, "value" + i);
-			keys.add("key" + i);
-		}
-		new StringBatchTemplate(track(BatchConnectionPool.builder(uri(server.port())).build())).setAll(entries, null);
+		List<String> keys = List.copyOf(load(server, 1_000, (i) -> "value" + i).keySet());
 		// the connection's handshake takes a few replies: the frame comes in the batch's
 		TcpProxy proxy = track(TcpProxy.start(server.port()).injectAfterReplies(300, PUSH));
 		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(proxy.port())).build());
@@ -71,17 +67,10 @@ class ReplyPathTests {
 	@Test
 	void repliesThatEndReadsInTheirMiddleAreEachDecodedWhole() {
 		RedisProcess server = track(RedisProcess.start());
-		Map<String, String> entries = new HashMap<>();
-		List<String> keys = new ArrayList<>();
-		for (int i = 0; i < 3_000; i++) {
-			// 2 to 6,000 bytes: the part of a reply left at the end of a read is
-			// sometimes
-			// smaller than the room a read keeps in front of its bytes, and sometimes
-			// larger
-			entries.put("key" + i, (i + ":").repeat(1 + (i * 7_919) % 1_200));
-			keys.add("key" + i);
-		}
-		new StringBatchTemplate(track(BatchConnectionPool.builder(uri(server.port())).build())).setAll(entries, null);
+		// 2 to 6,000 bytes: the part of a reply left at the end of a read is sometimes
+		// smaller than the room a read keeps in front of its bytes, and sometimes larger
+		Map<String, String> entries = load(server, 3_000, (i) -> (i + ":").repeat(1 + (i * 7_919) % 1_200));
+		List<String> keys = List.copyOf(entries.keySet());
 		// through the proxy, replies come in the pieces it forwards them in
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(2)));
 		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(proxy.port())).build());
@@ -219,6 +208,20 @@ class ReplyPathTests {
 
 	private <T extends AutoCloseable> T track(T resource) {
 		return this.resources.track(resource);
+	}
+
+	/**
+	 * Set {@code key0} to {@code key<count - 1>} on the server, through a pool of their
+	 * own.
+	 * @return the keys and their values, in key order
+	 */
+	private Map<String, String> load(RedisProcess server, int count, IntFunction<String> value) {
+		Map<String, String> entries = new LinkedHashMap<>();
+		for (int i = 0; i < count; i++) {
+			entries.put("key" + i, value.apply(i));
+		}
+		new StringBatchTemplate(track(BatchConnectionPool.builder(uri(server.port())).build())).setAll(entries, null);
+		return entries;
 	}
 
 }
