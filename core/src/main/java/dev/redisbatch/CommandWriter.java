@@ -45,11 +45,11 @@ final class CommandWriter<T> {
 
 	private Function<@Nullable Object, ?> converter = (raw) -> raw;
 
+	/**
+	 * The command's arguments after its name, as they go on the wire (a number as its
+	 * decimal digits).
+	 */
 	private byte[][] bulks = new byte[8][];
-
-	private long[] numbers = new long[8];
-
-	private boolean[] isNumber = new boolean[8];
 
 	private int count;
 
@@ -147,9 +147,7 @@ final class CommandWriter<T> {
 	}
 
 	CommandWriter<T> number(long argument) {
-		grow();
-		this.numbers[this.count] = argument;
-		this.isNumber[this.count++] = true;
+		bulk(digitsOf(argument));
 		return this;
 	}
 
@@ -195,12 +193,7 @@ final class CommandWriter<T> {
 			RespWriter.array(target, 1 + this.count);
 			RespWriter.bulk(target, this.type);
 			for (int i = 0; i < this.count; i++) {
-				if (this.isNumber[i]) {
-					RespWriter.bulk(target, digitsOf(this.numbers[i]));
-				}
-				else {
-					RespWriter.bulk(target, this.bulks[i]);
-				}
+				RespWriter.bulk(target, this.bulks[i]);
 			}
 			return (Response<T>) this.run.endCommand(this.type, this.output.get(), this.converter, this.output,
 					this.idempotent);
@@ -233,18 +226,10 @@ final class CommandWriter<T> {
 	}
 
 	private void bulk(byte[] argument) {
-		grow();
-		this.bulks[this.count] = argument;
-		this.isNumber[this.count++] = false;
-	}
-
-	private void grow() {
 		if (this.count == this.bulks.length) {
-			int size = this.count * 2;
-			this.bulks = Arrays.copyOf(this.bulks, size);
-			this.numbers = Arrays.copyOf(this.numbers, size);
-			this.isNumber = Arrays.copyOf(this.isNumber, size);
+			this.bulks = Arrays.copyOf(this.bulks, this.count * 2);
 		}
+		this.bulks[this.count++] = argument;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.redisbatch;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -63,12 +64,23 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	private static final long SWITCH_SECONDS = 10;
 
+	/**
+	 * What the event loop read for the lease: handed from one thread to another.
+	 */
 	private final ConcurrentLinkedQueue<ByteBuf> received = new ConcurrentLinkedQueue<>();
 
 	/**
-	 * Where the batch's thread puts what it read: {@link #queue(ByteBuf)}, made once.
+	 * What the batch's thread read from the socket itself: touched by that thread only
+	 * (the lease's), so no atomic operation is paid per read. It is always newer than
+	 * anything in {@link #received}: the event loop stopped reading before the batch's
+	 * thread started.
 	 */
-	private final Consumer<ByteBuf> queue = this::queue;
+	private final ArrayDeque<ByteBuf> readHere = new ArrayDeque<>(4);
+
+	/**
+	 * Where the batch's thread puts what it read, made once.
+	 */
+	private final Consumer<ByteBuf> queue = this.readHere::add;
 
 	private final AtomicLong queuedBytes = new AtomicLong();
 
@@ -146,7 +158,8 @@ final class Wire extends ChannelDuplexHandler {
 			current.close();
 		}
 		if (!this.leased) {
-			releaseReceived();
+			// (what the batch's thread read is its own to release)
+			releaseReadByEventLoop();
 		}
 		wake();
 		super.channelInactive(ctx);
@@ -246,11 +259,6 @@ final class Wire extends ChannelDuplexHandler {
 		}
 	}
 
-	private void queue(ByteBuf bytes) {
-		this.received.add(bytes);
-		this.queuedBytes.addAndGet(bytes.readableBytes());
-	}
-
 	/**
 	 * The connection can no longer be read: it is closed.
 	 */
@@ -265,7 +273,7 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	boolean endLease() {
 		this.leased = false;
-		boolean clean = this.received.isEmpty();
+		boolean clean = nothingReceived();
 		releaseReceived();
 		return clean;
 	}
@@ -320,7 +328,7 @@ final class Wire extends ChannelDuplexHandler {
 			if (this.leased) {
 				readSocket(direct, 0);
 			}
-			else if (!direct.isQuiet() || !this.received.isEmpty()) {
+			else if (!direct.isQuiet() || !nothingReceived()) {
 				releaseReceived();
 				fail();
 			}
@@ -363,7 +371,8 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	/**
-	 * Release every buffer read and not yet taken.
+	 * Release every buffer read and not yet taken. Only the lease's thread (or the
+	 * borrower's, between leases) calls this: it owns {@link #readHere}.
 	 */
 	private void releaseReceived() {
 		ByteBuf left;
@@ -373,14 +382,31 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	/**
-	 * The oldest buffer read and not yet taken, or {@code null}.
+	 * Release what the event loop read and nobody took: the connection closed between
+	 * leases.
+	 */
+	private void releaseReadByEventLoop() {
+		ByteBuf left;
+		while ((left = this.received.poll()) != null) {
+			left.release();
+		}
+	}
+
+	private boolean nothingReceived() {
+		return this.received.isEmpty() && this.readHere.isEmpty();
+	}
+
+	/**
+	 * The oldest buffer read and not yet taken, or {@code null}: what the event loop read
+	 * comes before what the batch's thread read.
 	 */
 	@Nullable ByteBuf poll() {
 		ByteBuf bytes = this.received.poll();
 		if (bytes != null) {
 			this.queuedBytes.addAndGet(-bytes.readableBytes());
+			return bytes;
 		}
-		return bytes;
+		return this.readHere.poll();
 	}
 
 	/**
@@ -392,7 +418,7 @@ final class Wire extends ChannelDuplexHandler {
 		CallerSocket direct = this.socket;
 		boolean callerReads = this.callerReads && direct != null;
 		if (callerReads && this.leased) {
-			if (this.received.isEmpty() && !this.closed) {
+			if (nothingReceived() && !this.closed) {
 				readSocket(direct, deadline);
 			}
 			return;
@@ -401,7 +427,7 @@ final class Wire extends ChannelDuplexHandler {
 		// the close)
 		this.waiter = Thread.currentThread();
 		try {
-			while (this.received.isEmpty() && !this.closed) {
+			while (nothingReceived() && !this.closed) {
 				ChannelHandlerContext ctx = this.context;
 				if (!callerReads && ctx != null && !ctx.channel().config().isAutoRead()) {
 					// everything read ahead was taken: read on
