@@ -30,6 +30,8 @@
 #                                              # (auto-batching profiles: auto-batching-1 -16 -64 -256 -v256 -v1024)
 #   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
 #   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
+#   benchmarks/run.sh --native-epoll           # Netty's epoll transport on the classpath (Lettuce picks it), as in a
+#                                              # Spring WebFlux application on Linux
 #   benchmarks/run.sh --publish                # also copy the report into docs/performance/ (reply-path: docs/performance/reply-path/,
 #                                              # auto-batching: docs/performance/auto-batching/)
 #
@@ -37,12 +39,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 args=()
+profiles=benchmark
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 		--publish) args+=(--publish "$root/docs/performance") ;;
+		--native-epoll) profiles=benchmark,native-epoll ;;
 		*) args+=("$1") ;;
 	esac
 	shift
 done
 cd "$root"
-exec ./mvnw -B -q -pl benchmarks -am -DskipTests -Pbenchmark verify "-Dbenchmark.args=${args[*]:-}"
+exec ./mvnw -B -q -pl benchmarks -am -DskipTests "-P$profiles" verify "-Dbenchmark.args=${args[*]:-}"

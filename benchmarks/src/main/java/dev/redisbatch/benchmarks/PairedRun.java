@@ -15,6 +15,7 @@ import java.util.Locale;
 import dev.redisbatch.benchmarks.SuiteResults.Interval;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
+import io.lettuce.core.resource.Transports;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
@@ -177,7 +178,8 @@ final class PairedRun {
 					.filter((library) -> List.of("redis-batch", "Lettuce", "Jedis", "JMH").contains(library.getKey()))
 					.map((library) -> library.getKey() + " " + library.getValue())
 					.toList())
-				+ ", JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+				+ ", Lettuce's pick of transport " + Transports.socketChannelClass().getSimpleName() + ", JDK "
+				+ Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
 	}
 
 	private static String micros(Interval interval) {
