@@ -159,7 +159,7 @@ final class NodePool {
 	 * resources without the pool's Netty customizer, which the pool never does)
 	 */
 	Wire wireOf(StatefulConnection<byte[], byte[]> connection) {
-		Wire wire = wireOrNull(connection);
+		Wire wire = this.wires.apply(connection);
 		if (wire == null) {
 			throw new IllegalStateException("A batch connection to " + this.address
 					+ " has no redis-batch handler in its Netty pipeline: its client resources were built "
@@ -174,12 +174,8 @@ final class NodePool {
 	 * read finds that the server closed it.
 	 */
 	private boolean stillOpen(StatefulConnection<byte[], byte[]> connection) {
-		Wire wire = wireOrNull(connection);
+		Wire wire = this.wires.apply(connection);
 		return wire == null || wire.checkOpen();
-	}
-
-	private @Nullable Wire wireOrNull(StatefulConnection<byte[], byte[]> connection) {
-		return this.wires.apply(connection);
 	}
 
 	/**
