@@ -20,7 +20,8 @@
 #                                              # 10 s), then 8 s of warmup (20 s for 32 threads): about 40 minutes
 #   benchmarks/run.sh --profile paired        # BatchTemplate and Jedis in pairs in one JVM (PairedBenchmark): N = 1, 10,
 #                                              # 100, 1,000, GET and SET, 3 forks; --sizes 1,10 --networks direct,rtt1 pick
-#                                              # the cells; writes target/results/paired.md: about 10 minutes on loopback
+#                                              # the cells; writes target/results/paired.md: about 10 minutes on loopback;
+#                                              # --floor adds a plain NIO socket with and without the check on borrow
 #   benchmarks/run.sh --profile auto-batching --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 #                                              # issue 23: 1-256 platform and 256/1,024 virtual threads (JDK 21+),
 #                                              # one GET or SET at a time, 3 forks (docs/auto-batching.md)

@@ -38,6 +38,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * time ÷ BatchTemplate's over the iteration (above 1, BatchTemplate is faster). The CPU
  * reads sit outside the timed batches.
  * <p>
+ * With {@code floor=true} ({@code run.sh --floor}) two {@link FloorClient}s join the
+ * rotation, with and without the check on borrow: {@code floorCheckMicros},
+ * {@code floorMicros}, their CPU, and {@code floorCheckRatio} and {@code floorRatio},
+ * Jedis's time ÷ each floor's.
+ * <p>
  * It needs a Redis server ({@code -Dredisbatch.bench.port}); with
  * {@code -Dredisbatch.bench.proxy.rtt1=PORT} (a latency proxy, as {@code run.sh} starts)
  * the cells at a distance run too. See docs/performance.md for the command.
@@ -70,15 +75,26 @@ public class PairedBenchmark {
 	@Param({ "direct" })
 	public String network;
 
+	/**
+	 * Whether the two floors (a plain NIO socket, with and without the check on borrow)
+	 * are measured too.
+	 */
+	@Param({ "false" })
+	public boolean floor;
+
 	private Strategy batchTemplate;
 
 	private Strategy jedis;
 
+	private Strategy floorCheck;
+
+	private Strategy floorOnly;
+
+	private int rotation;
+
 	private Workload data;
 
 	private boolean get;
-
-	private boolean batchTemplateFirst;
 
 	private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -104,22 +120,28 @@ public class PairedBenchmark {
 		Prewarm.onLoopback(Strategies.JEDIS, this::send, this.n);
 		this.batchTemplate = Strategies.create(Strategies.BATCH_TEMPLATE, endpoint);
 		this.jedis = Strategies.create(Strategies.JEDIS, endpoint);
+		if (this.floor) {
+			this.floorCheck = new FloorClient(endpoint, true);
+			this.floorOnly = new FloorClient(endpoint, false);
+		}
 	}
 
 	/**
-	 * One batch with each client, in the order opposite to the last pair's.
-	 * @param times where the pair's times go
+	 * One batch with each client, the first one moving by one every time (with two
+	 * clients, the order is swapped every time).
+	 * @param times where the clients' times go
 	 */
 	@Benchmark
 	public void pair(PairTimes times) {
-		this.batchTemplateFirst = !this.batchTemplateFirst;
-		if (this.batchTemplateFirst) {
-			measure(this.batchTemplate, times.batchTemplate);
-			measure(this.jedis, times.jedis);
-		}
-		else {
-			measure(this.jedis, times.jedis);
-			measure(this.batchTemplate, times.batchTemplate);
+		int clients = this.floor ? 4 : 2;
+		this.rotation = (this.rotation + 1) % clients;
+		for (int i = 0; i < clients; i++) {
+			switch ((this.rotation + i) % clients) {
+				case 0 -> measure(this.batchTemplate, times.batchTemplate);
+				case 1 -> measure(this.jedis, times.jedis);
+				case 2 -> measure(this.floorCheck, times.floorCheck);
+				default -> measure(this.floorOnly, times.floor);
+			}
 		}
 		times.pairs++;
 	}
@@ -148,6 +170,10 @@ public class PairedBenchmark {
 	public void tearDown() {
 		this.batchTemplate.close();
 		this.jedis.close();
+		if (this.floor) {
+			this.floorCheck.close();
+			this.floorOnly.close();
+		}
 	}
 
 	/**
@@ -167,6 +193,13 @@ public class PairedBenchmark {
 		 */
 		final long[] jedis = new long[2];
 
+		/**
+		 * The floor's with the check on borrow, and without.
+		 */
+		final long[] floorCheck = new long[2];
+
+		final long[] floor = new long[2];
+
 		long pairs;
 
 		/**
@@ -178,6 +211,10 @@ public class PairedBenchmark {
 			this.batchTemplate[1] = 0;
 			this.jedis[0] = 0;
 			this.jedis[1] = 0;
+			this.floorCheck[0] = 0;
+			this.floorCheck[1] = 0;
+			this.floor[0] = 0;
+			this.floor[1] = 0;
 			this.pairs = 0;
 		}
 
@@ -195,6 +232,36 @@ public class PairedBenchmark {
 
 		public double jedisCpuMicros() {
 			return perBatch(this.jedis[1]);
+		}
+
+		public double floorCheckMicros() {
+			return perBatch(this.floorCheck[0]);
+		}
+
+		public double floorMicros() {
+			return perBatch(this.floor[0]);
+		}
+
+		public double floorCheckCpuMicros() {
+			return perBatch(this.floorCheck[1]);
+		}
+
+		public double floorCpuMicros() {
+			return perBatch(this.floor[1]);
+		}
+
+		/**
+		 * Jedis's time ÷ the floor's with the check on borrow (0 without floors).
+		 */
+		public double floorCheckRatio() {
+			return (this.floorCheck[0] > 0) ? (double) this.jedis[0] / this.floorCheck[0] : 0;
+		}
+
+		/**
+		 * Jedis's time ÷ the floor's without the check (0 without floors).
+		 */
+		public double floorRatio() {
+			return (this.floor[0] > 0) ? (double) this.jedis[0] / this.floor[0] : 0;
 		}
 
 		/**

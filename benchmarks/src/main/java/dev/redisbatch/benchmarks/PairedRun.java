@@ -38,14 +38,18 @@ final class PairedRun {
 	private static final List<String> COUNTERS = List.of("ratio", "batchTemplateMicros", "jedisMicros",
 			"batchTemplateCpuMicros", "jedisCpuMicros");
 
+	private static final List<String> FLOOR_COUNTERS = List.of("floorCheckRatio", "floorRatio", "floorCheckMicros",
+			"floorMicros", "floorCheckCpuMicros", "floorCpuMicros");
+
 	private PairedRun() {
 	}
 
 	/**
 	 * Run the cells and write {@code paired.md} into the output directory.
 	 * @param args {@code [--out DIR] [--sizes 1,10,100,1000] [--networks direct,rtt1]
-	 * [--far-sizes 100,1000] [--forks 3]}: with {@code --far-sizes}, the cells at a
-	 * distance take those sizes, and loopback takes {@code --sizes}
+	 * [--far-sizes 100,1000] [--forks 3] [--floor]}: with {@code --far-sizes}, the cells
+	 * at a distance take those sizes, and loopback takes {@code --sizes}; with
+	 * {@code --floor}, two {@link FloorClient}s are measured in the same rotation
 	 */
 	static void run(String[] args) throws IOException, RunnerException {
 		Path out = Path.of("target", "results");
@@ -53,6 +57,7 @@ final class PairedRun {
 		String networks = "direct";
 		String farSizes = null;
 		int forks = 3;
+		boolean floor = false;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--out" -> out = Path.of(args[++i]);
@@ -60,6 +65,7 @@ final class PairedRun {
 				case "--networks" -> networks = args[++i];
 				case "--far-sizes" -> farSizes = args[++i];
 				case "--forks" -> forks = Integer.parseInt(args[++i]);
+				case "--floor" -> floor = true;
 				case "--profile" -> i++;
 				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
 			}
@@ -89,12 +95,15 @@ final class PairedRun {
 				List<RunResult> results = new ArrayList<>();
 				if (farSizes == null || List.of(networks.split(",")).contains("direct")) {
 					List<String> near = (farSizes != null) ? List.of("direct") : List.of(networks.split(","));
-					results.addAll(run(sizes, near, forks, jvmArgs));
+					results.addAll(run(sizes, near, forks, floor, jvmArgs));
 				}
 				if (farSizes != null && !far.isEmpty()) {
-					results.addAll(run(farSizes, far, forks, jvmArgs));
+					results.addAll(run(farSizes, far, forks, floor, jvmArgs));
 				}
 				table.append(table(results));
+				if (floor) {
+					table.append("\n").append(floorTable(results));
+				}
 			}
 			finally {
 				proxies.forEach(TcpProxy::close);
@@ -107,7 +116,11 @@ final class PairedRun {
 				+ " s. Each invocation sends one batch with each client, in alternating order, in one JVM. "
 				+ "The ratio is Jedis's time ÷ BatchTemplate's per iteration (above 1.00× BatchTemplate is faster); "
 				+ "every interval is 95% (Student's t over the measured iterations of every fork). CPU is the "
-				+ "calling thread's, per batch.\n\n" + table;
+				+ "calling thread's, per batch."
+				+ (floor ? " The floor is one plain NIO socket and nothing else (FloorClient), measured in "
+						+ "the same rotation, with the check on borrow BatchTemplate makes (one selectNow before "
+						+ "the write) and without it." : "")
+				+ "\n\n" + table;
 		Files.writeString(out.resolve("paired.md"), report);
 		System.out.println(report);
 	}
@@ -115,12 +128,13 @@ final class PairedRun {
 	/**
 	 * Run the cells of some sizes at some distances.
 	 */
-	private static Collection<RunResult> run(String sizes, List<String> networks, int forks, List<String> jvmArgs)
-			throws RunnerException {
+	private static Collection<RunResult> run(String sizes, List<String> networks, int forks, boolean floor,
+			List<String> jvmArgs) throws RunnerException {
 		ChainedOptionsBuilder options = new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
 			.param("n", sizes.split(","))
 			.param("workload", "GET", "SET")
 			.param("network", networks.toArray(String[]::new))
+			.param("floor", Boolean.toString(floor))
 			.forks(forks)
 			.warmupIterations(8)
 			.warmupTime(TimeValue.seconds(1))
@@ -151,6 +165,33 @@ final class PairedRun {
 					micros(intervals.get(4))));
 		}
 		return table.toString();
+	}
+
+	/**
+	 * The floors of the cells: Jedis's time ÷ each floor's, and each floor's time and CPU
+	 * per batch.
+	 */
+	static String floorTable(Collection<RunResult> results) {
+		StringBuilder table = new StringBuilder(
+				"| cell | Jedis ÷ floor with check [95%] | Jedis ÷ floor [95%] | floor with check µs/batch | floor µs/batch "
+						+ "| floor with check CPU µs/batch | floor CPU µs/batch |\n"
+						+ "|---|---:|---:|---:|---:|---:|---:|\n");
+		for (RunResult result : results) {
+			List<Interval> intervals = new ArrayList<>();
+			for (String counter : FLOOR_COUNTERS) {
+				intervals.add(Interval.of(perIteration(result, counter)));
+			}
+			table.append(String.format(Locale.ROOT, "| %s %s, %s | %s | %s | %s | %s | %s | %s |%n",
+					result.getParams().getParam("workload"), result.getParams().getParam("n"),
+					result.getParams().getParam("network"), ratio(intervals.get(0)), ratio(intervals.get(1)),
+					micros(intervals.get(2)), micros(intervals.get(3)), micros(intervals.get(4)),
+					micros(intervals.get(5))));
+		}
+		return table.toString();
+	}
+
+	private static String ratio(Interval interval) {
+		return String.format(Locale.ROOT, "%.2f× [%.2f–%.2f]", interval.mean(), interval.lower(), interval.upper());
 	}
 
 	/**

@@ -206,6 +206,33 @@ class ReplyPathBenchmarksSmokeTests {
 	}
 
 	@Test
+	void withFloorsThePairedBenchmarkAlsoTimesAPlainSocketWithAndWithoutTheCheckOnBorrow() throws Exception {
+		Collection<RunResult> runs = new Runner(new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
+			.param("n", "1")
+			.param("workload", "GET", "SET")
+			.param("floor", "true")
+			.forks(0)
+			.warmupIterations(0)
+			.measurementIterations(3)
+			.measurementTime(TimeValue.milliseconds(100))
+			.verbosity(VerboseMode.SILENT)
+			.shouldFailOnError(true)
+			.build()).run();
+
+		assertThat(runs).hasSize(2);
+		for (RunResult run : runs) {
+			// every client's batch was checked: one reply as expected, or the run failed
+			for (String counter : List.of("ratio", "floorCheckRatio", "floorRatio", "floorCheckMicros", "floorMicros",
+					"floorCheckCpuMicros", "floorCpuMicros")) {
+				assertThat(PairedRun.perIteration(run, counter)).as(counter).hasSize(3).allSatisfy((value) -> {
+					assertThat(value).isPositive();
+				});
+			}
+		}
+		assertThat(PairedRun.floorTable(runs)).contains("| GET 1, direct | ").contains("| SET 1, direct | ");
+	}
+
+	@Test
 	void theServerCpuIsReadFromInfo() {
 		assertThat(ServerCpu.seconds("# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\n"
 				+ "used_cpu_sys_children:9.000000\r\nused_cpu_user_children:9.000000\r\n"))
