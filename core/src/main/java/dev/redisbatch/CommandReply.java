@@ -1,6 +1,5 @@
 package dev.redisbatch;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -99,8 +98,8 @@ public final class CommandReply<T extends @Nullable Object> {
 	 * @return the reply type; {@code null} for a nil reply
 	 */
 	public static CommandReply<@Nullable String> string() {
-		return new CommandReply<>(() -> new ValueOutput<>(CODEC),
-				(raw, serializers) -> (raw != null) ? new String((byte[]) raw, StandardCharsets.UTF_8) : null);
+		// decoded into the string as it is read
+		return new CommandReply<>(StringValueOutput::new, (raw, serializers) -> (String) raw);
 	}
 
 	/**
