@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -98,8 +99,8 @@ public final class CommandReply<T extends @Nullable Object> {
 	 * @return the reply type; {@code null} for a nil reply
 	 */
 	public static CommandReply<@Nullable String> string() {
-		// decoded into the string as it is read
-		return new CommandReply<>(StringValueOutput::new, (raw, serializers) -> (String) raw);
+		return new CommandReply<>(() -> new ValueOutput<>(CODEC),
+				(raw, serializers) -> (raw != null) ? new String((byte[]) raw, StandardCharsets.UTF_8) : null);
 	}
 
 	/**

@@ -53,8 +53,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private static final Supplier<CommandOutput<byte[], byte[], ?>> VALUE = () -> new ValueOutput<>(CODEC);
 
-	private static final Supplier<CommandOutput<byte[], byte[], ?>> STRING_VALUE = StringValueOutput::new;
-
 	private static final Supplier<CommandOutput<byte[], byte[], ?>> INTEGER = () -> new IntegerOutput<>(CODEC);
 
 	private static final Supplier<CommandOutput<byte[], byte[], ?>> BOOLEAN = () -> new BooleanOutput<>(CODEC);
@@ -99,16 +97,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	private final CommandWriter<?> writer;
 
-	private final Function<@Nullable Object, @Nullable V> toValue;
-
-	/**
-	 * The output of a command that reads one value, and of one that reads one hash value:
-	 * a string decoded as it is read when the serializer is UTF-8's
-	 * {@code StringRedisSerializer}.
-	 */
-	private final Supplier<CommandOutput<byte[], byte[], ?>> valueOutput;
-
-	private final Supplier<CommandOutput<byte[], byte[], ?>> hashValueOutput;
+	private final Function<@Nullable Object, @Nullable V> toValue = this::deserializeValue;
 
 	private final Function<@Nullable Object, List<V>> toValueList = this::valueList;
 
@@ -132,9 +121,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 		this.idempotent = idempotent;
 		this.closed = closed;
 		this.writer = new CommandWriter<>(serializers, run, idempotent);
-		this.valueOutput = serializers.utf8Values() ? STRING_VALUE : VALUE;
-		this.hashValueOutput = serializers.utf8HashValues() ? STRING_VALUE : VALUE;
-		this.toValue = serializers.utf8Values() ? DefaultBatch::decoded : this::deserializeValue;
 	}
 
 	/**
@@ -164,7 +150,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public Response<@Nullable V> get(K key) {
-		return command(CommandType.GET, this.valueOutput, this.toValue).key(key).send();
+		return command(CommandType.GET, VALUE, this.toValue).key(key).send();
 	}
 
 	@Override
@@ -234,9 +220,7 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 
 	@Override
 	public <HK, HV> Response<@Nullable HV> hget(K key, HK field) {
-		Function<@Nullable Object, @Nullable HV> converter = this.serializers.utf8HashValues() ? DefaultBatch::decoded
-				: this::hashValue;
-		return command(CommandType.HGET, this.hashValueOutput, converter).key(key).hashKey(field).send();
+		return command(CommandType.HGET, VALUE, this::<HV>hashValue).key(key).hashKey(field).send();
 	}
 
 	@Override
@@ -446,14 +430,6 @@ final class DefaultBatch<K, V> implements Batch<K, V> {
 	}
 
 	// deserialization
-
-	/**
-	 * A value its output decoded already.
-	 */
-	@SuppressWarnings("unchecked")
-	private static <T> @Nullable T decoded(@Nullable Object raw) {
-		return (T) raw;
-	}
 
 	private @Nullable V deserializeValue(@Nullable Object raw) {
 		return (raw != null) ? this.serializers.value().deserialize((byte[]) raw) : null;
