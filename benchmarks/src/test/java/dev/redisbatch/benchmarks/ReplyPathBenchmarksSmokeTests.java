@@ -179,26 +179,10 @@ class ReplyPathBenchmarksSmokeTests {
 
 	@Test
 	void thePairedBenchmarkGivesBothClientsTimesAndTheirRatioForEveryMeasuredIteration() throws Exception {
-		Collection<RunResult> runs = new Runner(new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
-			.param("n", "10")
-			.param("workload", "GET", "SET")
-			.forks(0)
-			.warmupIterations(0)
-			.measurementIterations(3)
-			.measurementTime(TimeValue.milliseconds(100))
-			.verbosity(VerboseMode.SILENT)
-			.shouldFailOnError(true)
-			.build()).run();
+		Collection<RunResult> runs = runPaired("10", "false");
 
-		assertThat(runs).hasSize(2);
-		for (RunResult run : runs) {
-			for (String counter : List.of("ratio", "batchTemplateMicros", "jedisMicros", "batchTemplateCpuMicros",
-					"jedisCpuMicros")) {
-				assertThat(PairedRun.perIteration(run, counter)).as(counter).hasSize(3).allSatisfy((value) -> {
-					assertThat(value).isPositive();
-				});
-			}
-		}
+		assertCountersInEveryIteration(runs, "ratio", "batchTemplateMicros", "jedisMicros", "batchTemplateCpuMicros",
+				"jedisCpuMicros");
 		// the SET cell's keys (the GET cell's were loaded): the benchmark checked every
 		// reply, the server has the keys
 		assertThat(redis.call("DBSIZE")).isEqualTo(10L);
@@ -207,10 +191,23 @@ class ReplyPathBenchmarksSmokeTests {
 
 	@Test
 	void withFloorsThePairedBenchmarkAlsoTimesAPlainSocketWithAndWithoutTheCheckOnBorrow() throws Exception {
-		Collection<RunResult> runs = new Runner(new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
-			.param("n", "1")
+		Collection<RunResult> runs = runPaired("1", "true");
+
+		// every client's batch was checked: one reply as expected, or the run failed
+		assertCountersInEveryIteration(runs, "ratio", "floorCheckRatio", "floorRatio", "floorCheckMicros",
+				"floorMicros", "floorCheckCpuMicros", "floorCpuMicros");
+		assertThat(PairedRun.floorTable(runs)).contains("| GET 1, direct | ").contains("| SET 1, direct | ");
+	}
+
+	/**
+	 * The paired benchmark's GET and SET cells of one size, in this JVM: three short
+	 * measured iterations.
+	 */
+	private static Collection<RunResult> runPaired(String n, String floor) throws Exception {
+		return new Runner(new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
+			.param("n", n)
 			.param("workload", "GET", "SET")
-			.param("floor", "true")
+			.param("floor", floor)
 			.forks(0)
 			.warmupIterations(0)
 			.measurementIterations(3)
@@ -218,18 +215,17 @@ class ReplyPathBenchmarksSmokeTests {
 			.verbosity(VerboseMode.SILENT)
 			.shouldFailOnError(true)
 			.build()).run();
+	}
 
+	private static void assertCountersInEveryIteration(Collection<RunResult> runs, String... counters) {
 		assertThat(runs).hasSize(2);
 		for (RunResult run : runs) {
-			// every client's batch was checked: one reply as expected, or the run failed
-			for (String counter : List.of("ratio", "floorCheckRatio", "floorRatio", "floorCheckMicros", "floorMicros",
-					"floorCheckCpuMicros", "floorCpuMicros")) {
+			for (String counter : counters) {
 				assertThat(PairedRun.perIteration(run, counter)).as(counter).hasSize(3).allSatisfy((value) -> {
 					assertThat(value).isPositive();
 				});
 			}
 		}
-		assertThat(PairedRun.floorTable(runs)).contains("| GET 1, direct | ").contains("| SET 1, direct | ");
 	}
 
 	@Test
