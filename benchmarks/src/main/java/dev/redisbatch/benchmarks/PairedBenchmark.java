@@ -2,6 +2,7 @@ package dev.redisbatch.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -82,13 +83,11 @@ public class PairedBenchmark {
 	@Param({ "false" })
 	public boolean floor;
 
-	private Strategy batchTemplate;
-
-	private Strategy jedis;
-
-	private Strategy floorCheck;
-
-	private Strategy floorOnly;
+	/**
+	 * The clients in the order of {@link PairTimes#tallies}: BatchTemplate, Jedis, and
+	 * with floors the floor with the check and the floor without.
+	 */
+	private Strategy[] clients;
 
 	private int rotation;
 
@@ -118,12 +117,10 @@ public class PairedBenchmark {
 		}
 		Prewarm.onLoopback(Strategies.BATCH_TEMPLATE, this::send, this.n);
 		Prewarm.onLoopback(Strategies.JEDIS, this::send, this.n);
-		this.batchTemplate = Strategies.create(Strategies.BATCH_TEMPLATE, endpoint);
-		this.jedis = Strategies.create(Strategies.JEDIS, endpoint);
-		if (this.floor) {
-			this.floorCheck = new FloorClient(endpoint, true);
-			this.floorOnly = new FloorClient(endpoint, false);
-		}
+		Strategy batchTemplate = Strategies.create(Strategies.BATCH_TEMPLATE, endpoint);
+		Strategy jedis = Strategies.create(Strategies.JEDIS, endpoint);
+		this.clients = this.floor ? new Strategy[] { batchTemplate, jedis, new FloorClient(endpoint, true),
+				new FloorClient(endpoint, false) } : new Strategy[] { batchTemplate, jedis };
 	}
 
 	/**
@@ -133,15 +130,11 @@ public class PairedBenchmark {
 	 */
 	@Benchmark
 	public void pair(PairTimes times) {
-		int clients = this.floor ? 4 : 2;
-		this.rotation = (this.rotation + 1) % clients;
-		for (int i = 0; i < clients; i++) {
-			switch ((this.rotation + i) % clients) {
-				case 0 -> measure(this.batchTemplate, times.batchTemplate);
-				case 1 -> measure(this.jedis, times.jedis);
-				case 2 -> measure(this.floorCheck, times.floorCheck);
-				default -> measure(this.floorOnly, times.floor);
-			}
+		int count = this.clients.length;
+		this.rotation = (this.rotation + 1) % count;
+		for (int i = 0; i < count; i++) {
+			int client = (this.rotation + i) % count;
+			measure(this.clients[client], times.tallies[client]);
 		}
 		times.pairs++;
 	}
@@ -164,15 +157,12 @@ public class PairedBenchmark {
 	}
 
 	/**
-	 * Close both clients.
+	 * Close the clients.
 	 */
 	@TearDown(Level.Trial)
 	public void tearDown() {
-		this.batchTemplate.close();
-		this.jedis.close();
-		if (this.floor) {
-			this.floorCheck.close();
-			this.floorOnly.close();
+		for (Strategy client : this.clients) {
+			client.close();
 		}
 	}
 
@@ -200,6 +190,11 @@ public class PairedBenchmark {
 
 		final long[] floor = new long[2];
 
+		/**
+		 * Each client's, in the order of the benchmark's clients.
+		 */
+		final long[][] tallies = { this.batchTemplate, this.jedis, this.floorCheck, this.floor };
+
 		long pairs;
 
 		/**
@@ -207,14 +202,9 @@ public class PairedBenchmark {
 		 */
 		@Setup(Level.Iteration)
 		public void reset() {
-			this.batchTemplate[0] = 0;
-			this.batchTemplate[1] = 0;
-			this.jedis[0] = 0;
-			this.jedis[1] = 0;
-			this.floorCheck[0] = 0;
-			this.floorCheck[1] = 0;
-			this.floor[0] = 0;
-			this.floor[1] = 0;
+			for (long[] tally : this.tallies) {
+				Arrays.fill(tally, 0);
+			}
 			this.pairs = 0;
 		}
 
@@ -254,21 +244,25 @@ public class PairedBenchmark {
 		 * Jedis's time ÷ the floor's with the check on borrow (0 without floors).
 		 */
 		public double floorCheckRatio() {
-			return (this.floorCheck[0] > 0) ? (double) this.jedis[0] / this.floorCheck[0] : 0;
+			return jedisOver(this.floorCheck);
 		}
 
 		/**
 		 * Jedis's time ÷ the floor's without the check (0 without floors).
 		 */
 		public double floorRatio() {
-			return (this.floor[0] > 0) ? (double) this.jedis[0] / this.floor[0] : 0;
+			return jedisOver(this.floor);
 		}
 
 		/**
 		 * Jedis's time ÷ BatchTemplate's, over the iteration.
 		 */
 		public double ratio() {
-			return (this.batchTemplate[0] > 0) ? (double) this.jedis[0] / this.batchTemplate[0] : 0;
+			return jedisOver(this.batchTemplate);
+		}
+
+		private double jedisOver(long[] other) {
+			return (other[0] > 0) ? (double) this.jedis[0] / other[0] : 0;
 		}
 
 		private double perBatch(long nanos) {

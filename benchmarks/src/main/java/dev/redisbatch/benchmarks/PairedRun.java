@@ -149,22 +149,10 @@ final class PairedRun {
 	 * every fork, with its interval.
 	 */
 	static String table(Collection<RunResult> results) {
-		StringBuilder table = new StringBuilder(
+		return rows(
 				"| cell | Jedis ÷ BT [95%] | BT µs/batch | Jedis µs/batch | BT CPU µs/batch | Jedis CPU µs/batch |\n"
-						+ "|---|---:|---:|---:|---:|---:|\n");
-		for (RunResult result : results) {
-			List<Interval> intervals = new ArrayList<>();
-			for (String counter : COUNTERS) {
-				intervals.add(Interval.of(perIteration(result, counter)));
-			}
-			Interval ratio = intervals.get(0);
-			table.append(String.format(Locale.ROOT, "| %s %s, %s | %.2f× [%.2f–%.2f] | %s | %s | %s | %s |%n",
-					result.getParams().getParam("workload"), result.getParams().getParam("n"),
-					result.getParams().getParam("network"), ratio.mean(), ratio.lower(), ratio.upper(),
-					micros(intervals.get(1)), micros(intervals.get(2)), micros(intervals.get(3)),
-					micros(intervals.get(4))));
-		}
-		return table.toString();
+						+ "|---|---:|---:|---:|---:|---:|\n",
+				results, COUNTERS, 1);
 	}
 
 	/**
@@ -172,20 +160,25 @@ final class PairedRun {
 	 * per batch.
 	 */
 	static String floorTable(Collection<RunResult> results) {
-		StringBuilder table = new StringBuilder(
-				"| cell | Jedis ÷ floor with check [95%] | Jedis ÷ floor [95%] | floor with check µs/batch | floor µs/batch "
-						+ "| floor with check CPU µs/batch | floor CPU µs/batch |\n"
-						+ "|---|---:|---:|---:|---:|---:|---:|\n");
+		return rows("| cell | Jedis ÷ floor with check [95%] | Jedis ÷ floor [95%] | floor with check µs/batch "
+				+ "| floor µs/batch | floor with check CPU µs/batch | floor CPU µs/batch |\n"
+				+ "|---|---:|---:|---:|---:|---:|---:|\n", results, FLOOR_COUNTERS, 2);
+	}
+
+	/**
+	 * A row per cell after the header: the cell, then each counter's mean with its
+	 * interval, the first {@code ratios} as ratios and the others as microseconds.
+	 */
+	private static String rows(String header, Collection<RunResult> results, List<String> counters, int ratios) {
+		StringBuilder table = new StringBuilder(header);
 		for (RunResult result : results) {
-			List<Interval> intervals = new ArrayList<>();
-			for (String counter : FLOOR_COUNTERS) {
-				intervals.add(Interval.of(perIteration(result, counter)));
+			table.append(String.format(Locale.ROOT, "| %s %s, %s |", result.getParams().getParam("workload"),
+					result.getParams().getParam("n"), result.getParams().getParam("network")));
+			for (int i = 0; i < counters.size(); i++) {
+				Interval interval = Interval.of(perIteration(result, counters.get(i)));
+				table.append(' ').append((i < ratios) ? ratio(interval) : micros(interval)).append(" |");
 			}
-			table.append(String.format(Locale.ROOT, "| %s %s, %s | %s | %s | %s | %s | %s | %s |%n",
-					result.getParams().getParam("workload"), result.getParams().getParam("n"),
-					result.getParams().getParam("network"), ratio(intervals.get(0)), ratio(intervals.get(1)),
-					micros(intervals.get(2)), micros(intervals.get(3)), micros(intervals.get(4)),
-					micros(intervals.get(5))));
+			table.append(System.lineSeparator());
 		}
 		return table.toString();
 	}
