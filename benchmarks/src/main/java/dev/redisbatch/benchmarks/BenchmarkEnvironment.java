@@ -37,6 +37,15 @@ final class BenchmarkEnvironment {
 	 */
 	static final List<String> PROXIED = List.of("rtt0", "rtt1", "rtt5", "rtt10");
 
+	/**
+	 * The heap of every forked benchmark JVM: fixed, and touched before the run starts. A
+	 * service that has run for a while has touched its heap; without the pre-touch a 4 GB
+	 * heap is touched for the first time during the measurement, and each client pays
+	 * page faults in proportion to what it allocates (profiled in docs/performance.md,
+	 * tenth session).
+	 */
+	static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
+
 	private BenchmarkEnvironment() {
 	}
 

@@ -160,8 +160,8 @@ public final class Main {
 				}
 				this.console.printf("redis-server %s on port %d; profile %s; results in %s%n", redis.binary().version(),
 						redis.port(), this.plan.profile(), this.out.toAbsolutePath());
-				List<String> jvmArgs = new ArrayList<>(
-						List.of("-Xms4g", "-Xmx4g", "-D" + BenchmarkEnvironment.PORT + "=" + redis.port()));
+				List<String> jvmArgs = new ArrayList<>(BenchmarkEnvironment.HEAP);
+				jvmArgs.add("-D" + BenchmarkEnvironment.PORT + "=" + redis.port());
 				for (Map.Entry<String, TcpProxy> proxy : proxies.entrySet()) {
 					jvmArgs
 						.add("-D" + BenchmarkEnvironment.PROXY_PREFIX + proxy.getKey() + "=" + proxy.getValue().port());
@@ -170,7 +170,7 @@ public final class Main {
 					jvmArgs.add("-D" + BenchmarkEnvironment.CLUSTER + "="
 							+ String.join(",", cluster.nodes().stream().map((node) -> "" + node.port()).toList()));
 				}
-				this.results.settings.add("JMH forks: `" + String.join(" ", jvmArgs.subList(0, 2))
+				this.results.settings.add("JMH forks: `" + String.join(" ", BenchmarkEnvironment.HEAP)
 						+ "`; unless a group says otherwise, mode average time per batch, one thread");
 				for (SuitePlan.Group group : this.plan.groups()) {
 					if (selected(group.name())) {

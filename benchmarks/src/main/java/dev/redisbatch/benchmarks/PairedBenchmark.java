@@ -53,7 +53,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 8, time = 1)
 @Measurement(iterations = 8, time = 1)
-@Fork(value = 3, jvmArgsAppend = { "-Xms4g", "-Xmx4g" })
+@Fork(value = 3, jvmArgsAppend = { "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch" })
 public class PairedBenchmark {
 
 	private static final long SEED = 20261126L;

@@ -81,8 +81,9 @@ final class PairedRun {
 			try {
 				// the suite's heap: the options' arguments replace those of the
 				// benchmark's @Fork
-				List<String> jvmArgs = new ArrayList<>(List.of("-Xms4g", "-Xmx4g",
-						"-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
+				List<String> jvmArgs = new ArrayList<>(BenchmarkEnvironment.HEAP);
+				jvmArgs.addAll(
+						List.of("-D" + BenchmarkEnvironment.PORT + "=" + redis.port(), "-D" + Prewarm.SECONDS + "=10"));
 				List<String> far = new ArrayList<>();
 				for (String network : networks.split(",")) {
 					if (!network.equals("direct")) {
@@ -110,7 +111,7 @@ final class PairedRun {
 			}
 		}
 		String report = "# BatchTemplate and Jedis, measured in pairs\n\n" + "Run " + started + " UTC, " + versions()
-				+ ", " + redisVersion + "; -Xms4g -Xmx4g; " + forks
+				+ ", " + redisVersion + "; " + String.join(" ", BenchmarkEnvironment.HEAP) + "; " + forks
 				+ " forks per cell, a pre-warm of up to 10 s on loopback, 8 × 1 s " + "warmup, 8 × 1 s measured; took "
 				+ Duration.ofNanos(System.nanoTime() - start).toSeconds()
 				+ " s. Each invocation sends one batch with each client, in alternating order, in one JVM. "
