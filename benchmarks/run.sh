@@ -22,6 +22,8 @@
 #                                              # 100, 1,000, GET and SET, 3 forks; --sizes 1,10 --networks direct,rtt1 pick
 #                                              # the cells; writes target/results/paired.md: about 10 minutes on loopback;
 #                                              # --floor adds a plain NIO socket with and without the check on borrow
+#                                              # --concurrent measures only the concurrent scenario, in pairs
+#                                              # (PairedConcurrentBenchmark: 32 threads alternating the two clients)
 #   benchmarks/run.sh --profile auto-batching --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 #                                              # issue 23: 1-256 platform and 256/1,024 virtual threads (JDK 21+),
 #                                              # one GET or SET at a time, 3 forks (docs/auto-batching.md)

@@ -47,9 +47,11 @@ final class PairedRun {
 	/**
 	 * Run the cells and write {@code paired.md} into the output directory.
 	 * @param args {@code [--out DIR] [--sizes 1,10,100,1000] [--networks direct,rtt1]
-	 * [--far-sizes 100,1000] [--forks 3] [--floor]}: with {@code --far-sizes}, the cells
-	 * at a distance take those sizes, and loopback takes {@code --sizes}; with
-	 * {@code --floor}, two {@link FloorClient}s are measured in the same rotation
+	 * [--far-sizes 100,1000] [--forks 3] [--floor] [--concurrent]}: with
+	 * {@code --far-sizes}, the cells at a distance take those sizes, and loopback takes
+	 * {@code --sizes}; with {@code --floor}, two {@link FloorClient}s are measured in the
+	 * same rotation; with {@code --concurrent}, only the concurrent scenario is measured,
+	 * in pairs ({@link PairedConcurrentBenchmark})
 	 */
 	static void run(String[] args) throws IOException, RunnerException {
 		Path out = Path.of("target", "results");
@@ -58,6 +60,7 @@ final class PairedRun {
 		String farSizes = null;
 		int forks = 3;
 		boolean floor = false;
+		boolean concurrent = false;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--out" -> out = Path.of(args[++i]);
@@ -66,6 +69,7 @@ final class PairedRun {
 				case "--far-sizes" -> farSizes = args[++i];
 				case "--forks" -> forks = Integer.parseInt(args[++i]);
 				case "--floor" -> floor = true;
+				case "--concurrent" -> concurrent = true;
 				case "--profile" -> i++;
 				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
 			}
@@ -94,16 +98,22 @@ final class PairedRun {
 					}
 				}
 				List<RunResult> results = new ArrayList<>();
-				if (farSizes == null || List.of(networks.split(",")).contains("direct")) {
-					List<String> near = (farSizes != null) ? List.of("direct") : List.of(networks.split(","));
-					results.addAll(run(sizes, near, forks, floor, jvmArgs));
+				if (concurrent) {
+					results.addAll(runConcurrent(forks, jvmArgs));
+					table.append(concurrentTable(results));
 				}
-				if (farSizes != null && !far.isEmpty()) {
-					results.addAll(run(farSizes, far, forks, floor, jvmArgs));
-				}
-				table.append(table(results));
-				if (floor) {
-					table.append("\n").append(floorTable(results));
+				else {
+					if (farSizes == null || List.of(networks.split(",")).contains("direct")) {
+						List<String> near = (farSizes != null) ? List.of("direct") : List.of(networks.split(","));
+						results.addAll(run(sizes, near, forks, floor, jvmArgs));
+					}
+					if (farSizes != null && !far.isEmpty()) {
+						results.addAll(run(farSizes, far, forks, floor, jvmArgs));
+					}
+					table.append(table(results));
+					if (floor) {
+						table.append("\n").append(floorTable(results));
+					}
 				}
 			}
 			finally {
@@ -112,7 +122,8 @@ final class PairedRun {
 		}
 		String report = "# BatchTemplate and Jedis, measured in pairs\n\n" + "Run " + started + " UTC, " + versions()
 				+ ", " + redisVersion + "; " + String.join(" ", BenchmarkEnvironment.HEAP) + "; " + forks
-				+ " forks per cell, a pre-warm of up to 10 s on loopback, 8 × 1 s " + "warmup, 8 × 1 s measured; took "
+				+ " forks per cell, a pre-warm of up to 10 s on loopback, "
+				+ (concurrent ? "2 × 5 s warmup, 4 × 5 s measured" : "8 × 1 s warmup, 8 × 1 s measured") + "; took "
 				+ Duration.ofNanos(System.nanoTime() - start).toSeconds()
 				+ " s. Each invocation sends one batch with each client, in alternating order, in one JVM. "
 				+ "The ratio is Jedis's time ÷ BatchTemplate's per iteration (above 1.00× BatchTemplate is faster); "
@@ -121,6 +132,11 @@ final class PairedRun {
 				+ (floor ? " The floor is one plain NIO socket and nothing else (FloorClient), measured in "
 						+ "the same rotation, with the check on borrow BatchTemplate makes (one selectNow before "
 						+ "the write) and without it." : "")
+				+ (concurrent ? " --concurrent: the concurrent scenario in pairs (PairedConcurrentBenchmark): "
+						+ SuitePlan.CONCURRENT_THREADS + " threads, each repeating a batch of "
+						+ SuitePlan.CONCURRENT_BATCH + " GETs of keys of its own with each client in turn "
+						+ "(BatchTemplate on a pool of 32, a Jedis pool of 32), on loopback; the ratio is the sum of Jedis's batch times ÷ BatchTemplate's per "
+						+ "iteration, which is the ratio of their throughputs at this concurrency." : "")
 				+ "\n\n" + table;
 		Files.writeString(out.resolve("paired.md"), report);
 		System.out.println(report);
@@ -143,6 +159,60 @@ final class PairedRun {
 			.measurementTime(TimeValue.seconds(1))
 			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
 		return new Runner(options.build()).run();
+	}
+
+	/**
+	 * Run the concurrent scenario in pairs, on loopback.
+	 */
+	private static Collection<RunResult> runConcurrent(int forks, List<String> jvmArgs) throws RunnerException {
+		ChainedOptionsBuilder options = new OptionsBuilder()
+			.include(PairedConcurrentBenchmark.class.getName() + ".pair")
+			.forks(forks)
+			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
+		return new Runner(options.build()).run();
+	}
+
+	/**
+	 * The concurrent scenario in pairs: per measured iteration, the ratio of the sums of
+	 * the clients' batch times, each client's mean time per batch and the throughput it
+	 * makes with that mean ({@value SuitePlan#CONCURRENT_THREADS} threads ÷ the mean),
+	 * and each client's CPU per GET.
+	 */
+	static String concurrentTable(Collection<RunResult> results) {
+		StringBuilder table = new StringBuilder(
+				"| client | Jedis ÷ BT [95%] | ms per batch | batches/s (" + SuitePlan.CONCURRENT_THREADS
+						+ " threads ÷ the mean) | client CPU ns per GET |\n" + "|---|---:|---:|---:|---:|\n");
+		for (RunResult result : results) {
+			List<Double> pairs = perIteration(result, "pairs");
+			List<Double> ratios = new ArrayList<>();
+			String[][] clients = { { "BatchTemplate, pool of 32", "batchTemplateNanos", "batchTemplateCpuNanos" },
+					{ "Jedis pool of 32", "jedisNanos", "jedisCpuNanos" } };
+			List<Double> batchTemplate = perIteration(result, "batchTemplateNanos");
+			List<Double> jedis = perIteration(result, "jedisNanos");
+			for (int i = 0; i < pairs.size(); i++) {
+				ratios.add(jedis.get(i) / batchTemplate.get(i));
+			}
+			for (String[] client : clients) {
+				List<Double> wall = perIteration(result, client[1]);
+				List<Double> cpu = perIteration(result, client[2]);
+				List<Double> millis = new ArrayList<>();
+				List<Double> throughput = new ArrayList<>();
+				List<Double> cpuPerGet = new ArrayList<>();
+				for (int i = 0; i < pairs.size(); i++) {
+					double perBatch = wall.get(i) / pairs.get(i);
+					millis.add(perBatch / 1e6);
+					throughput.add(SuitePlan.CONCURRENT_THREADS * 1e9 / perBatch);
+					cpuPerGet.add(cpu.get(i) / pairs.get(i) / SuitePlan.CONCURRENT_BATCH);
+				}
+				Interval ms = Interval.of(millis);
+				Interval rate = Interval.of(throughput);
+				Interval cpuNanos = Interval.of(cpuPerGet);
+				table.append(String.format(Locale.ROOT, "| %s | %s | %.2f ± %.2f | %,.0f ± %,.0f | %,.0f ± %,.0f |%n",
+						client[0], (client == clients[0]) ? ratio(Interval.of(ratios)) : "", ms.mean(), ms.halfWidth(),
+						rate.mean(), rate.halfWidth(), cpuNanos.mean(), cpuNanos.halfWidth()));
+			}
+		}
+		return table.toString();
 	}
 
 	/**

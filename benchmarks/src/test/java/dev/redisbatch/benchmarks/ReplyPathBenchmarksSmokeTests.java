@@ -199,6 +199,36 @@ class ReplyPathBenchmarksSmokeTests {
 		assertThat(PairedRun.floorTable(runs)).contains("| GET 1, direct | ").contains("| SET 1, direct | ");
 	}
 
+	@Test
+	void theConcurrentScenarioInPairsTimesBothClientsInEveryIteration() throws Exception {
+		Collection<RunResult> runs = new Runner(
+				new OptionsBuilder().include(PairedConcurrentBenchmark.class.getName() + ".pair")
+					.threads(4)
+					.forks(0)
+					.warmupIterations(0)
+					.measurementIterations(3)
+					.measurementTime(TimeValue.milliseconds(100))
+					.verbosity(VerboseMode.SILENT)
+					.shouldFailOnError(true)
+					.build())
+			.run();
+
+		assertThat(runs).hasSize(1);
+		// every batch of each client was checked: 100 values as written, or the run
+		// failed
+		for (String counter : List.of("pairs", "batchTemplateNanos", "jedisNanos", "batchTemplateCpuNanos",
+				"jedisCpuNanos")) {
+			assertThat(PairedRun.perIteration(runs.iterator().next(), counter)).as(counter)
+				.hasSize(3)
+				.allSatisfy((value) -> assertThat(value).isPositive());
+		}
+		// the keys of the 4 threads, 100 each
+		assertThat(redis.call("DBSIZE")).isEqualTo(400L);
+		assertThat(PairedRun.concurrentTable(runs)).contains("| BatchTemplate, pool of 32 | ")
+			.contains("| Jedis pool of 32 | ")
+			.contains("×");
+	}
+
 	/**
 	 * The paired benchmark's GET and SET cells of one size, in this JVM: three short
 	 * measured iterations.
