@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -140,16 +141,29 @@ public class PairedBenchmark {
 	}
 
 	private void measure(Strategy strategy, long[] into) {
-		long cpu = this.threads.getCurrentThreadCpuTime();
-		long start = System.nanoTime();
-		long answered = send(strategy);
-		long elapsed = System.nanoTime() - start;
-		into[1] += this.threads.getCurrentThreadCpuTime() - cpu;
-		into[0] += elapsed;
+		long answered = timed(this.threads, () -> send(strategy), into);
 		if (answered != this.n) {
 			throw new IllegalStateException(this.workload + " " + this.n + ": " + answered + " of " + this.n
 					+ " commands answered as expected");
 		}
+	}
+
+	/**
+	 * Run one batch on the calling thread and add its wall nanoseconds to
+	 * {@code into[0]}, its CPU nanoseconds to {@code into[1]}: how every paired benchmark
+	 * times a client.
+	 * @param threads the JVM's thread bean
+	 * @param batch sends the batch
+	 * @param into a client's tally
+	 * @return what the batch returned
+	 */
+	static long timed(ThreadMXBean threads, LongSupplier batch, long[] into) {
+		long cpu = threads.getCurrentThreadCpuTime();
+		long start = System.nanoTime();
+		long answered = batch.getAsLong();
+		into[0] += System.nanoTime() - start;
+		into[1] += threads.getCurrentThreadCpuTime() - cpu;
+		return answered;
 	}
 
 	private long send(Strategy strategy) {

@@ -66,7 +66,7 @@ public class PairedConcurrentBenchmark {
 				ConcurrentReaders.create(ConcurrentReaders.JEDIS, endpoint) };
 		Workload first = ConcurrentBenchmark.keysOf(0, SuitePlan.CONCURRENT_BATCH);
 		for (BatchReader reader : this.readers) {
-			Prewarm.run(() -> read(reader, first));
+			Prewarm.run(() -> check(reader.read(first), first));
 		}
 	}
 
@@ -80,13 +80,14 @@ public class PairedConcurrentBenchmark {
 		times.first ^= 1;
 		for (int i = 0; i < 2; i++) {
 			int client = times.first ^ i;
-			times.measure(this.readers[client], keys.workload, times.tallies[client]);
+			BatchReader reader = this.readers[client];
+			long read = PairedBenchmark.timed(times.threads, () -> reader.read(keys.workload), times.tallies[client]);
+			check(read, keys.workload);
 		}
 		times.pairs++;
 	}
 
-	private static void read(BatchReader reader, Workload keys) {
-		long read = reader.read(keys);
+	private static void check(long read, Workload keys) {
 		if (read != keys.size()) {
 			throw new IllegalStateException(read + " of " + keys.size() + " values read as written");
 		}
@@ -131,7 +132,7 @@ public class PairedConcurrentBenchmark {
 	@AuxCounters(AuxCounters.Type.EVENTS)
 	public static class PairTimes {
 
-		private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
 		/**
 		 * {@code BatchTemplate}'s and Jedis's: wall, then CPU nanoseconds.
@@ -152,14 +153,6 @@ public class PairedConcurrentBenchmark {
 				tally[1] = 0;
 			}
 			this.pairs = 0;
-		}
-
-		void measure(BatchReader reader, Workload keys, long[] into) {
-			long cpu = this.threads.getCurrentThreadCpuTime();
-			long start = System.nanoTime();
-			read(reader, keys);
-			into[0] += System.nanoTime() - start;
-			into[1] += this.threads.getCurrentThreadCpuTime() - cpu;
 		}
 
 		public long batchTemplateNanos() {

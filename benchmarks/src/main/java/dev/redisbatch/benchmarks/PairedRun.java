@@ -41,6 +41,13 @@ final class PairedRun {
 	private static final List<String> FLOOR_COUNTERS = List.of("floorCheckRatio", "floorRatio", "floorCheckMicros",
 			"floorMicros", "floorCheckCpuMicros", "floorCpuMicros");
 
+	/**
+	 * The clients of the concurrent scenario in pairs, BatchTemplate first.
+	 */
+	private static final List<PairedClient> CONCURRENT_CLIENTS = List.of(
+			new PairedClient("BatchTemplate, pool of 32", "batchTemplateNanos", "batchTemplateCpuNanos"),
+			new PairedClient("Jedis pool of 32", "jedisNanos", "jedisCpuNanos"));
+
 	private PairedRun() {
 	}
 
@@ -184,22 +191,21 @@ final class PairedRun {
 						+ " threads ÷ the mean) | client CPU ns per GET |\n" + "|---|---:|---:|---:|---:|\n");
 		for (RunResult result : results) {
 			List<Double> pairs = perIteration(result, "pairs");
+			List<List<Double>> walls = CONCURRENT_CLIENTS.stream()
+				.map((client) -> perIteration(result, client.wall()))
+				.toList();
 			List<Double> ratios = new ArrayList<>();
-			String[][] clients = { { "BatchTemplate, pool of 32", "batchTemplateNanos", "batchTemplateCpuNanos" },
-					{ "Jedis pool of 32", "jedisNanos", "jedisCpuNanos" } };
-			List<Double> batchTemplate = perIteration(result, "batchTemplateNanos");
-			List<Double> jedis = perIteration(result, "jedisNanos");
 			for (int i = 0; i < pairs.size(); i++) {
-				ratios.add(jedis.get(i) / batchTemplate.get(i));
+				ratios.add(walls.get(1).get(i) / walls.get(0).get(i));
 			}
-			for (String[] client : clients) {
-				List<Double> wall = perIteration(result, client[1]);
-				List<Double> cpu = perIteration(result, client[2]);
+			for (int c = 0; c < CONCURRENT_CLIENTS.size(); c++) {
+				PairedClient client = CONCURRENT_CLIENTS.get(c);
+				List<Double> cpu = perIteration(result, client.cpu());
 				List<Double> millis = new ArrayList<>();
 				List<Double> throughput = new ArrayList<>();
 				List<Double> cpuPerGet = new ArrayList<>();
 				for (int i = 0; i < pairs.size(); i++) {
-					double perBatch = wall.get(i) / pairs.get(i);
+					double perBatch = walls.get(c).get(i) / pairs.get(i);
 					millis.add(perBatch / 1e6);
 					throughput.add(SuitePlan.CONCURRENT_THREADS * 1e9 / perBatch);
 					cpuPerGet.add(cpu.get(i) / pairs.get(i) / SuitePlan.CONCURRENT_BATCH);
@@ -208,11 +214,18 @@ final class PairedRun {
 				Interval rate = Interval.of(throughput);
 				Interval cpuNanos = Interval.of(cpuPerGet);
 				table.append(String.format(Locale.ROOT, "| %s | %s | %.2f ± %.2f | %,.0f ± %,.0f | %,.0f ± %,.0f |%n",
-						client[0], (client == clients[0]) ? ratio(Interval.of(ratios)) : "", ms.mean(), ms.halfWidth(),
+						client.label(), (c == 0) ? ratio(Interval.of(ratios)) : "", ms.mean(), ms.halfWidth(),
 						rate.mean(), rate.halfWidth(), cpuNanos.mean(), cpuNanos.halfWidth()));
 			}
 		}
 		return table.toString();
+	}
+
+	/**
+	 * A client of the concurrent scenario in pairs: its name in the table and its
+	 * counters of wall and CPU nanoseconds.
+	 */
+	private record PairedClient(String label, String wall, String cpu) {
 	}
 
 	/**
