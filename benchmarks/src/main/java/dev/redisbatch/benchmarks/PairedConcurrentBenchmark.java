@@ -32,7 +32,9 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Every thread adds each client's wall and CPU nanoseconds to counters of its own, which
  * JMH sums over the threads per iteration; {@link PairedRun} ({@code --concurrent}) makes
  * the ratio of the sums per iteration. With as many batches of each, Jedis's time ÷
- * {@code BatchTemplate}'s is the ratio of their throughputs at this concurrency.
+ * {@code BatchTemplate}'s is the ratio of their throughputs at this concurrency. With
+ * {@link BatchLatencyProfiler} (as {@code PairedRun} adds it), each iteration also gives
+ * the p50 and p99 of each client's batch times over all threads.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -81,7 +83,10 @@ public class PairedConcurrentBenchmark {
 		for (int i = 0; i < 2; i++) {
 			int client = times.first ^ i;
 			BatchReader reader = this.readers[client];
-			long read = PairedBenchmark.timed(times.threads, () -> reader.read(keys.workload), times.tallies[client]);
+			long[] tally = times.tallies[client];
+			long before = tally[0];
+			long read = PairedBenchmark.timed(times.threads, () -> reader.read(keys.workload), tally);
+			times.samples.add(client, tally[0] - before);
 			check(read, keys.workload);
 		}
 		times.pairs++;
@@ -142,6 +147,28 @@ public class PairedConcurrentBenchmark {
 		int first;
 
 		long pairs;
+
+		/**
+		 * Each batch's wall time, for {@link BatchLatencyProfiler}.
+		 */
+		BatchLatencyProfiler.Samples samples;
+
+		/**
+		 * Keep this thread's batch times where the profiler reads them.
+		 */
+		@Setup(Level.Trial)
+		public void register() {
+			this.samples = BatchLatencyProfiler.Samples.register();
+		}
+
+		/**
+		 * This thread is done: the profiler reads its last iteration's samples and no
+		 * more.
+		 */
+		@TearDown(Level.Trial)
+		public void retire() {
+			this.samples.retire();
+		}
 
 		/**
 		 * Start the iteration's counts from zero.

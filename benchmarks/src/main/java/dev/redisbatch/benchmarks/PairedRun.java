@@ -45,8 +45,8 @@ final class PairedRun {
 	 * The clients of the concurrent scenario in pairs, BatchTemplate first.
 	 */
 	private static final List<PairedClient> CONCURRENT_CLIENTS = List.of(
-			new PairedClient("BatchTemplate, pool of 32", "batchTemplateNanos", "batchTemplateCpuNanos"),
-			new PairedClient("Jedis pool of 32", "jedisNanos", "jedisCpuNanos"));
+			new PairedClient("BatchTemplate, pool of 32", "batchTemplate"),
+			new PairedClient("Jedis pool of 32", "jedis"));
 
 	private PairedRun() {
 	}
@@ -143,7 +143,9 @@ final class PairedRun {
 						+ SuitePlan.CONCURRENT_THREADS + " threads, each repeating a batch of "
 						+ SuitePlan.CONCURRENT_BATCH + " GETs of keys of its own with each client in turn "
 						+ "(BatchTemplate on a pool of 32, a Jedis pool of 32), on loopback; the ratio is the sum of Jedis's batch times ÷ BatchTemplate's per "
-						+ "iteration, which is the ratio of their throughputs at this concurrency." : "")
+						+ "iteration, which is the ratio of their throughputs at this concurrency; p50 and p99 are those of "
+						+ "every batch of all threads in an iteration (BatchLatencyProfiler), averaged over the iterations."
+						: "")
 				+ "\n\n" + table;
 		Files.writeString(out.resolve("paired.md"), report);
 		System.out.println(report);
@@ -174,6 +176,7 @@ final class PairedRun {
 	private static Collection<RunResult> runConcurrent(int forks, List<String> jvmArgs) throws RunnerException {
 		ChainedOptionsBuilder options = new OptionsBuilder()
 			.include(PairedConcurrentBenchmark.class.getName() + ".pair")
+			.addProfiler(BatchLatencyProfiler.class)
 			.forks(forks)
 			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
 		return new Runner(options.build()).run();
@@ -181,23 +184,23 @@ final class PairedRun {
 
 	/**
 	 * The concurrent scenario in pairs: per measured iteration, the ratio of the sums of
-	 * the clients' batch times, each client's mean time per batch and the throughput it
-	 * makes with that mean ({@value SuitePlan#CONCURRENT_THREADS} threads ÷ the mean),
-	 * and each client's CPU per GET.
+	 * the clients' batch times and the ratio of their p99s, each client's mean time per
+	 * batch, its p50 and p99 (from {@link BatchLatencyProfiler}), the throughput it makes
+	 * with its mean ({@value SuitePlan#CONCURRENT_THREADS} threads ÷ the mean), and its
+	 * CPU per GET.
 	 */
 	static String concurrentTable(Collection<RunResult> results) {
-		StringBuilder table = new StringBuilder(
-				"| client | Jedis ÷ BT [95%] | ms per batch | batches/s (" + SuitePlan.CONCURRENT_THREADS
-						+ " threads ÷ the mean) | client CPU ns per GET |\n" + "|---|---:|---:|---:|---:|\n");
+		StringBuilder table = new StringBuilder("| client | Jedis ÷ BT [95%] | Jedis p99 ÷ BT p99 [95%] "
+				+ "| ms per batch | p50 ms | p99 ms | batches/s (" + SuitePlan.CONCURRENT_THREADS
+				+ " threads ÷ the mean) | client CPU ns per GET |\n" + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (RunResult result : results) {
 			List<Double> pairs = perIteration(result, "pairs");
 			List<List<Double>> walls = CONCURRENT_CLIENTS.stream()
 				.map((client) -> perIteration(result, client.wall()))
 				.toList();
-			List<Double> ratios = new ArrayList<>();
-			for (int i = 0; i < pairs.size(); i++) {
-				ratios.add(walls.get(1).get(i) / walls.get(0).get(i));
-			}
+			List<List<Double>> p99s = CONCURRENT_CLIENTS.stream()
+				.map((client) -> perIteration(result, client.percentile(99)))
+				.toList();
 			for (int c = 0; c < CONCURRENT_CLIENTS.size(); c++) {
 				PairedClient client = CONCURRENT_CLIENTS.get(c);
 				List<Double> cpu = perIteration(result, client.cpu());
@@ -213,8 +216,11 @@ final class PairedRun {
 				Interval ms = Interval.of(millis);
 				Interval rate = Interval.of(throughput);
 				Interval cpuNanos = Interval.of(cpuPerGet);
-				table.append(String.format(Locale.ROOT, "| %s | %s | %.2f ± %.2f | %,.0f ± %,.0f | %,.0f ± %,.0f |%n",
-						client.label(), (c == 0) ? ratio(Interval.of(ratios)) : "", ms.mean(), ms.halfWidth(),
+				table.append(String.format(Locale.ROOT,
+						"| %s | %s | %s | %.2f ± %.2f | %s | %s | %,.0f ± %,.0f | %,.0f ± %,.0f |%n", client.label(),
+						(c == 0) ? ratio(Interval.of(quotients(walls.get(1), walls.get(0)))) : "",
+						(c == 0) ? ratioOrDash(quotients(p99s.get(1), p99s.get(0))) : "", ms.mean(), ms.halfWidth(),
+						milliseconds(perIteration(result, client.percentile(50))), milliseconds(p99s.get(c)),
 						rate.mean(), rate.halfWidth(), cpuNanos.mean(), cpuNanos.halfWidth()));
 			}
 		}
@@ -222,10 +228,46 @@ final class PairedRun {
 	}
 
 	/**
-	 * A client of the concurrent scenario in pairs: its name in the table and its
-	 * counters of wall and CPU nanoseconds.
+	 * Each value of {@code dividends} ÷ the value of {@code divisors} at the same index.
 	 */
-	private record PairedClient(String label, String wall, String cpu) {
+	private static List<Double> quotients(List<Double> dividends, List<Double> divisors) {
+		List<Double> quotients = new ArrayList<>();
+		for (int i = 0; i < Math.min(dividends.size(), divisors.size()); i++) {
+			quotients.add(dividends.get(i) / divisors.get(i));
+		}
+		return quotients;
+	}
+
+	private static String ratioOrDash(List<Double> ratios) {
+		return ratios.isEmpty() ? "–" : ratio(Interval.of(ratios));
+	}
+
+	private static String milliseconds(List<Double> values) {
+		if (values.isEmpty()) {
+			return "–";
+		}
+		Interval interval = Interval.of(values);
+		return String.format(Locale.ROOT, "%.2f ± %.2f", interval.mean(), interval.halfWidth());
+	}
+
+	/**
+	 * A client of the concurrent scenario in pairs: its name in the table and the prefix
+	 * of its counters (wall and CPU nanoseconds, and its percentiles).
+	 */
+	private record PairedClient(String label, String counters) {
+
+		String wall() {
+			return this.counters + "Nanos";
+		}
+
+		String cpu() {
+			return this.counters + "CpuNanos";
+		}
+
+		String percentile(int percentile) {
+			return BatchLatencyProfiler.result(this.counters, percentile);
+		}
+
 	}
 
 	/**

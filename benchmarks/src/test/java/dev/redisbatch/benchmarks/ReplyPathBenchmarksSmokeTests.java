@@ -203,17 +203,25 @@ class ReplyPathBenchmarksSmokeTests {
 	@Test
 	void theConcurrentScenarioInPairsTimesBothClientsInEveryIteration() throws Exception {
 		Collection<RunResult> runs = runBriefly(
-				new OptionsBuilder().include(PairedConcurrentBenchmark.class.getName() + ".pair").threads(4));
+				new OptionsBuilder().include(PairedConcurrentBenchmark.class.getName() + ".pair")
+					.threads(4)
+					.addProfiler(BatchLatencyProfiler.class));
 
 		// every batch of each client was checked: 100 values as written, or the run
-		// failed
+		// failed; the percentiles are those of every thread's batches
 		assertCountersInEveryIteration(runs, 1, "pairs", "batchTemplateNanos", "jedisNanos", "batchTemplateCpuNanos",
-				"jedisCpuNanos");
+				"jedisCpuNanos", "batchTemplateP50Millis", "batchTemplateP99Millis", "jedisP50Millis",
+				"jedisP99Millis");
+		for (RunResult run : runs) {
+			List<Double> p50 = PairedRun.perIteration(run, "jedisP50Millis");
+			assertThat(PairedRun.perIteration(run, "jedisP99Millis")).zipSatisfy(p50,
+					(p99, median) -> assertThat(p99).isGreaterThanOrEqualTo(median));
+		}
 		// the keys of the 4 threads, 100 each
 		assertThat(redis.call("DBSIZE")).isEqualTo(400L);
 		assertThat(PairedRun.concurrentTable(runs)).contains("| BatchTemplate, pool of 32 | ")
 			.contains("| Jedis pool of 32 | ")
-			.contains("×");
+			.containsPattern("\\| BatchTemplate, pool of 32 \\| [0-9.]+× \\[[^]]+] \\| [0-9.]+× \\[");
 	}
 
 	/**
@@ -250,6 +258,17 @@ class ReplyPathBenchmarksSmokeTests {
 				});
 			}
 		}
+	}
+
+	@Test
+	void aPercentileIsTheValueAtItsNearestRank() {
+		long[] sorted = new long[200];
+		for (int i = 0; i < sorted.length; i++) {
+			sorted[i] = i + 1;
+		}
+		assertThat(BatchLatencyProfiler.percentile(sorted, 50)).isEqualTo(100);
+		assertThat(BatchLatencyProfiler.percentile(sorted, 99)).isEqualTo(198);
+		assertThat(BatchLatencyProfiler.percentile(new long[] { 7 }, 99)).isEqualTo(7);
 	}
 
 	@Test
