@@ -70,9 +70,13 @@ final class BatchReport {
 		}
 	}
 
-	void chunkSettled(long nanos) {
+	/**
+	 * A chunk settled.
+	 * @param sentAt when it was written, a {@link System#nanoTime()} value
+	 */
+	void chunkSettled(long sentAt) {
 		if (this.context != null) {
-			this.context.chunkCompleted(nanos);
+			this.context.chunkCompleted(System.nanoTime() - sentAt);
 		}
 	}
 

@@ -439,10 +439,11 @@ final class Chunk {
 		// one may have none
 		String noReply = (connectionFailure != null) ? Messages.noReplyConnection(connectionFailure) : interrupted
 				? Messages.noReplyInterrupted() : decoded ? Messages.noReply() : Messages.noReplyInTime(timeout);
-		List<Reroute> reroutes = new ArrayList<>(0);
+		// only a cluster's pipelined chunk may be redirected
+		List<Reroute> reroutes = (this.bounds != null && !this.transactional) ? new ArrayList<>(0) : List.of();
 		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,
-				this.topologyStale, this.readOnly, System.nanoTime() - this.sentAt);
+				this.topologyStale, this.readOnly, this.sentAt);
 	}
 
 	private boolean decodeWhatArrived(Replies replies) {

@@ -47,7 +47,16 @@ final class Lane {
 
 	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>(4);
 
-	private final ArrayDeque<ByteBuf> spareBuffers = new ArrayDeque<>(SPARE_BUFFERS);
+	/**
+	 * The buffer of a settled chunk, for the next chunk: a batch of one chunk needs no
+	 * more.
+	 */
+	private @Nullable ByteBuf spareBuffer;
+
+	/**
+	 * More buffers of settled chunks, made when a lane keeps a second one.
+	 */
+	private @Nullable ArrayDeque<ByteBuf> spareBuffers;
 
 	private long inFlightBytes;
 
@@ -386,7 +395,7 @@ final class Lane {
 		}
 		NodePool server = this.node;
 		ByteBuf spare;
-		while (server != null && (spare = this.spareBuffers.poll()) != null) {
+		while (server != null && (spare = takeSpare()) != null) {
 			server.keepBuffer(spare);
 		}
 		Lease current = this.lease;
@@ -406,7 +415,7 @@ final class Lane {
 	// ------------------------------------------------------------------ buffers
 
 	private Chunk newChunk() {
-		ByteBuf buffer = this.spareBuffers.poll();
+		ByteBuf buffer = takeSpare();
 		if (buffer == null && this.node != null) {
 			buffer = this.node.takeBuffer();
 		}
@@ -426,10 +435,32 @@ final class Lane {
 	 */
 	void recycle(Chunk chunk) {
 		ByteBuf buffer = chunk.buffer();
-		if (this.spareBuffers.size() < SPARE_BUFFERS && buffer.capacity() <= 4 * this.settings.maxChunkBytes()) {
-			buffer.clear();
-			this.spareBuffers.push(buffer);
+		if (buffer.capacity() > 4 * this.settings.maxChunkBytes()) {
+			return;
 		}
+		buffer.clear();
+		if (this.spareBuffer == null) {
+			this.spareBuffer = buffer;
+			return;
+		}
+		ArrayDeque<ByteBuf> more = this.spareBuffers;
+		if (more == null) {
+			more = new ArrayDeque<>(SPARE_BUFFERS - 1);
+			this.spareBuffers = more;
+		}
+		if (more.size() < SPARE_BUFFERS - 1) {
+			more.push(buffer);
+		}
+	}
+
+	private @Nullable ByteBuf takeSpare() {
+		ByteBuf spare = this.spareBuffer;
+		if (spare != null) {
+			this.spareBuffer = null;
+			return spare;
+		}
+		ArrayDeque<ByteBuf> more = this.spareBuffers;
+		return (more != null) ? more.poll() : null;
 	}
 
 	/**

@@ -44,6 +44,7 @@ final class Replies {
 	 * deadline passed, the thread was interrupted or the connection closed first
 	 */
 	boolean await(Chunk chunk, long deadline) {
+		boolean waited = false;
 		while (true) {
 			decodeReceived();
 			if (chunk.isDecoded()) {
@@ -54,10 +55,13 @@ final class Replies {
 				decodeReceived();
 				return chunk.isDecoded();
 			}
-			if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
+			// before the first wait the clock is not read: a wait past the deadline (or
+			// of an interrupted thread) returns at once, with what has arrived
+			if (waited && (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted())) {
 				return false;
 			}
 			this.wire.awaitBytes(deadline);
+			waited = true;
 		}
 	}
 
