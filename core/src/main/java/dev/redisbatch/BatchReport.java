@@ -70,13 +70,9 @@ final class BatchReport {
 		}
 	}
 
-	/**
-	 * A chunk settled.
-	 * @param sentAt when it was written, a {@link System#nanoTime()} value
-	 */
-	void chunkSettled(long sentAt) {
+	void chunkSettled(long nanos) {
 		if (this.context != null) {
-			this.context.chunkCompleted(System.nanoTime() - sentAt);
+			this.context.chunkCompleted(nanos);
 		}
 	}
 

@@ -555,7 +555,7 @@ final class BatchRun implements Lane.Events {
 
 	@Override
 	public void settled(Lane lane, ChunkSettlement settlement, boolean connectionAlreadyLost) {
-		this.report.chunkSettled(settlement.sentAt());
+		this.report.chunkSettled(settlement.nanos());
 		this.router.reroute(settlement.reroutes());
 		if (settlement.topologyStale()) {
 			this.stops.topologyChanged();

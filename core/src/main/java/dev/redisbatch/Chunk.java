@@ -443,7 +443,7 @@ final class Chunk {
 		List<Reroute> reroutes = (this.bounds != null && !this.transactional) ? new ArrayList<>(0) : List.of();
 		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,
-				this.topologyStale, this.readOnly, this.sentAt);
+				this.topologyStale, this.readOnly, System.nanoTime() - this.sentAt);
 	}
 
 	private boolean decodeWhatArrived(Replies replies) {

@@ -18,12 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param reroutes the commands a cluster redirected: they did not run, and go elsewhere
  * @param topologyStale whether a reply showed that the cluster topology changed
  * @param readOnly whether the server answered as a replica (a failover happened)
- * @param sentAt when the chunk was written, a {@link System#nanoTime()} value: the time
- * to its settlement is only read when the batch is observed
+ * @param nanos the time from the write to the settlement
  */
 record ChunkSettlement(boolean answered, boolean interrupted, int unknown, int refusedForNow,
 		@Nullable Throwable connectionFailure, List<Reroute> reroutes, boolean topologyStale, boolean readOnly,
-		long sentAt) {
+		long nanos) {
 
 	/**
 	 * Whether the connection can serve another chunk: every reply came, on an open
