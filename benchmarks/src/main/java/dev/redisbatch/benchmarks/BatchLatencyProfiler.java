@@ -56,10 +56,7 @@ public final class BatchLatencyProfiler implements InternalProfiler {
 
 	@Override
 	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-		// only what the iteration's batches took counts
-		for (Samples samples : THREADS) {
-			samples.clear();
-		}
+		// nothing to do: the samples of each iteration were drained after it
 	}
 
 	@Override
@@ -145,10 +142,6 @@ public final class BatchLatencyProfiler implements InternalProfiler {
 			}
 			this.nanos[client][count] = nanos;
 			this.counts[client] = count + 1;
-		}
-
-		private void clear() {
-			Arrays.fill(this.counts, 0);
 		}
 
 	}

@@ -38,13 +38,28 @@ final class BenchmarkEnvironment {
 	static final List<String> PROXIED = List.of("rtt0", "rtt1", "rtt5", "rtt10");
 
 	/**
+	 * The fixed heap's size, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
+	 */
+	static final String HEAP_MIN = "-Xms4g";
+
+	/**
+	 * The fixed heap's size, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
+	 */
+	static final String HEAP_MAX = "-Xmx4g";
+
+	/**
+	 * The heap's pre-touch, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
+	 */
+	static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+
+	/**
 	 * The heap of every forked benchmark JVM: fixed, and touched before the run starts. A
 	 * service that has run for a while has touched its heap; without the pre-touch a 4 GB
 	 * heap is touched for the first time during the measurement, and each client pays
 	 * page faults in proportion to what it allocates (profiled in docs/performance.md,
 	 * tenth session).
 	 */
-	static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
+	static final List<String> HEAP = List.of(HEAP_MIN, HEAP_MAX, PRE_TOUCH);
 
 	private BenchmarkEnvironment() {
 	}

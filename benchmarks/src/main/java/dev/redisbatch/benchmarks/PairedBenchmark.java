@@ -54,7 +54,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 8, time = 1)
 @Measurement(iterations = 8, time = 1)
-@Fork(value = 3, jvmArgsAppend = { "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch" })
+@Fork(value = 3, jvmArgsAppend = { BenchmarkEnvironment.HEAP_MIN, BenchmarkEnvironment.HEAP_MAX,
+		BenchmarkEnvironment.PRE_TOUCH })
 public class PairedBenchmark {
 
 	private static final long SEED = 20261126L;

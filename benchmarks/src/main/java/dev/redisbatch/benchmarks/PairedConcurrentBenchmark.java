@@ -42,7 +42,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Threads(SuitePlan.CONCURRENT_THREADS)
 @Warmup(iterations = 2, time = 5)
 @Measurement(iterations = 4, time = 5)
-@Fork(value = 3, jvmArgsAppend = { "-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch" })
+@Fork(value = 3, jvmArgsAppend = { BenchmarkEnvironment.HEAP_MIN, BenchmarkEnvironment.HEAP_MAX,
+		BenchmarkEnvironment.PRE_TOUCH })
 public class PairedConcurrentBenchmark {
 
 	/**

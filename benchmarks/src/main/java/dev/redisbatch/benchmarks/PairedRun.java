@@ -45,8 +45,8 @@ final class PairedRun {
 	 * The clients of the concurrent scenario in pairs, BatchTemplate first.
 	 */
 	private static final List<PairedClient> CONCURRENT_CLIENTS = List.of(
-			new PairedClient("BatchTemplate, pool of 32", "batchTemplate"),
-			new PairedClient("Jedis pool of 32", "jedis"));
+			new PairedClient("BatchTemplate, pool of 32", BatchLatencyProfiler.CLIENTS.get(0)),
+			new PairedClient("Jedis pool of 32", BatchLatencyProfiler.CLIENTS.get(1)));
 
 	private PairedRun() {
 	}
@@ -213,15 +213,11 @@ final class PairedRun {
 					throughput.add(SuitePlan.CONCURRENT_THREADS * 1e9 / perBatch);
 					cpuPerGet.add(cpu.get(i) / pairs.get(i) / SuitePlan.CONCURRENT_BATCH);
 				}
-				Interval ms = Interval.of(millis);
-				Interval rate = Interval.of(throughput);
-				Interval cpuNanos = Interval.of(cpuPerGet);
-				table.append(String.format(Locale.ROOT,
-						"| %s | %s | %s | %.2f ± %.2f | %s | %s | %,.0f ± %,.0f | %,.0f ± %,.0f |%n", client.label(),
-						(c == 0) ? ratio(Interval.of(quotients(walls.get(1), walls.get(0)))) : "",
-						(c == 0) ? ratioOrDash(quotients(p99s.get(1), p99s.get(0))) : "", ms.mean(), ms.halfWidth(),
-						milliseconds(perIteration(result, client.percentile(50))), milliseconds(p99s.get(c)),
-						rate.mean(), rate.halfWidth(), cpuNanos.mean(), cpuNanos.halfWidth()));
+				table.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", client.label(),
+						(c == 0) ? ratioOrDash(quotients(walls.get(1), walls.get(0))) : "",
+						(c == 0) ? ratioOrDash(quotients(p99s.get(1), p99s.get(0))) : "", plusMinus(millis, "%.2f"),
+						plusMinus(perIteration(result, client.percentile(50)), "%.2f"), plusMinus(p99s.get(c), "%.2f"),
+						plusMinus(throughput, "%,.0f"), plusMinus(cpuPerGet, "%,.0f")));
 			}
 		}
 		return table.toString();
@@ -242,12 +238,16 @@ final class PairedRun {
 		return ratios.isEmpty() ? "–" : ratio(Interval.of(ratios));
 	}
 
-	private static String milliseconds(List<Double> values) {
-		if (values.isEmpty()) {
-			return "–";
-		}
-		Interval interval = Interval.of(values);
-		return String.format(Locale.ROOT, "%.2f ± %.2f", interval.mean(), interval.halfWidth());
+	/**
+	 * The mean of the values ± the half width of its interval, each formatted with
+	 * {@code number}, or a dash when there are none.
+	 */
+	private static String plusMinus(List<Double> values, String number) {
+		return values.isEmpty() ? "–" : plusMinus(Interval.of(values), number);
+	}
+
+	private static String plusMinus(Interval interval, String number) {
+		return String.format(Locale.ROOT, number + " ± " + number, interval.mean(), interval.halfWidth());
 	}
 
 	/**
@@ -302,7 +302,7 @@ final class PairedRun {
 					result.getParams().getParam("n"), result.getParams().getParam("network")));
 			for (int i = 0; i < counters.size(); i++) {
 				Interval interval = Interval.of(perIteration(result, counters.get(i)));
-				table.append(' ').append((i < ratios) ? ratio(interval) : micros(interval)).append(" |");
+				table.append(' ').append((i < ratios) ? ratio(interval) : plusMinus(interval, "%.1f")).append(" |");
 			}
 			table.append(System.lineSeparator());
 		}
@@ -340,10 +340,6 @@ final class PairedRun {
 					.toList())
 				+ ", Lettuce's pick of transport " + Transports.socketChannelClass().getSimpleName() + ", JDK "
 				+ Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
-	}
-
-	private static String micros(Interval interval) {
-		return String.format(Locale.ROOT, "%.1f ± %.1f", interval.mean(), interval.halfWidth());
 	}
 
 }
