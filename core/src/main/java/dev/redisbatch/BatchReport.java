@@ -70,6 +70,10 @@ final class BatchReport {
 		}
 	}
 
+	/**
+	 * A chunk settled.
+	 * @param nanos the time from its write to its settlement
+	 */
 	void chunkSettled(long nanos) {
 		if (this.context != null) {
 			this.context.chunkCompleted(nanos);

@@ -38,12 +38,14 @@ final class BenchmarkEnvironment {
 	static final List<String> PROXIED = List.of("rtt0", "rtt1", "rtt5", "rtt10");
 
 	/**
-	 * The fixed heap's size, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
+	 * The heap's initial size, equal to {@link #HEAP_MAX} so that the heap is fixed: for
+	 * {@link #HEAP} and the paired benchmarks' {@code @Fork}.
 	 */
 	static final String HEAP_MIN = "-Xms4g";
 
 	/**
-	 * The fixed heap's size, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
+	 * The heap's largest size: for {@link #HEAP} and the paired benchmarks'
+	 * {@code @Fork}.
 	 */
 	static final String HEAP_MAX = "-Xmx4g";
 
