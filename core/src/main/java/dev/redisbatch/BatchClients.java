@@ -74,9 +74,10 @@ final class BatchClients {
 	 * The client that opens batch connections: never reconnecting by itself (a
 	 * reconnected connection would have a channel no lease knows), refusing commands
 	 * while disconnected, and without command timeouts (chunks have deadlines of their
-	 * own).
+	 * own). It re-authenticates on new credentials only when told to.
 	 */
-	static RedisClient client(ClientResources resources, @Nullable SslOptions sslOptions, Duration connectTimeout) {
+	static RedisClient client(ClientResources resources, @Nullable SslOptions sslOptions, Duration connectTimeout,
+			ClientOptions.ReauthenticateBehavior reauthenticate) {
 		// A plain queue of commands awaiting replies: batches never cancel single
 		// commands, so the hash index Lettuce keeps for that only costs time.
 		ClientOptions.Builder options = ClientOptions.builder()
@@ -84,6 +85,7 @@ final class BatchClients {
 			.autoReconnect(false)
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
 			.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
+			.reauthenticateBehavior(reauthenticate)
 			.socketOptions(socketOptions(connectTimeout));
 		if (sslOptions != null) {
 			options.sslOptions(sslOptions);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
+import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -114,7 +115,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
 		this.poolConfig = poolConfig(builder);
-		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout);
+		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout, builder.reauthenticate);
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
 			this.masters = new ClusterMasters(
@@ -433,6 +434,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 		private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
+		private ReauthenticateBehavior reauthenticate = ReauthenticateBehavior.DEFAULT;
+
 		private int maxActive = DEFAULT_MAX_ACTIVE;
 
 		private @Nullable Integer maxIdle;
@@ -465,6 +468,25 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 */
 		public Builder sslOptions(SslOptions sslOptions) {
 			this.sslOptions = sslOptions;
+			return this;
+		}
+
+		/**
+		 * How connections react to new credentials from the URIs' credentials provider,
+		 * as in Lettuce's {@code ClientOptions}. With
+		 * {@link ReauthenticateBehavior#ON_NEW_CREDENTIALS} and a provider that
+		 * {@linkplain io.lettuce.core.RedisCredentialsProvider#supportsStreaming()
+		 * streams} them (short-lived tokens), every open connection sends {@code AUTH}
+		 * with the new credentials; a connection that a batch holds does so when the
+		 * batch gives it back, so that its chunks finish on it first. By default
+		 * ({@link ReauthenticateBehavior#DEFAULT}) only new connections use new
+		 * credentials.
+		 * @param reauthenticate the behaviour
+		 * @return this builder
+		 */
+		public Builder reauthenticate(ReauthenticateBehavior reauthenticate) {
+			Assert.notNull(reauthenticate, "must not be null");
+			this.reauthenticate = reauthenticate;
 			return this;
 		}
 

@@ -93,6 +93,7 @@ final class ConnectionFactoryUris {
 		if (options != null) {
 			builder.connectTimeout(options.getSocketOptions().getConnectTimeout());
 			builder.sslOptions(options.getSslOptions());
+			builder.reauthenticate(options.getReauthenticateBehaviour());
 		}
 		return builder;
 	}

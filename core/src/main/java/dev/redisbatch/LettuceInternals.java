@@ -5,6 +5,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -178,6 +179,17 @@ final class LettuceInternals {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Lettuce's queue of the commands it wrote on a channel and awaits replies to:
+	 * {@code CommandHandler.getStack()}, public but not documented for use. Only the
+	 * channel's event loop may read it. {@code null} when the channel has no command
+	 * handler.
+	 */
+	static @Nullable Queue<?> commandsAwaitingReplies(Channel channel) {
+		CommandHandler handler = channel.pipeline().get(CommandHandler.class);
+		return (handler != null) ? handler.getStack() : null;
 	}
 
 	/**

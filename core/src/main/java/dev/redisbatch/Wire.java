@@ -1,7 +1,11 @@
 package dev.redisbatch;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +20,7 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,9 +33,10 @@ import org.jspecify.annotations.Nullable;
  * buffer it reads, wakes the batch's thread if it is parked, and stops reading when more
  * than {@link #MAX_QUEUED_BYTES} wait to be decoded. The batch's thread decodes them
  * ({@link Replies}). Between leases, everything passes through to Lettuce untouched: the
- * connection's handshake, the {@code CONFIG GET} at creation, the pool's validation and
- * the {@code SCAN}s of bulk operations never meet a chunk, because a connection is either
- * leased to one batch or idle in the pool.
+ * connection's handshake, the {@code CONFIG GET} at creation and the {@code SCAN}s of
+ * bulk operations never meet a chunk. A lease starts only once Lettuce has the replies to
+ * every command it wrote, and what Lettuce writes during a lease (a re-authentication on
+ * new credentials) is held until the lease ends.
  * <p>
  * On a plaintext connection leased from a platform thread, the batch's thread reads and
  * writes the socket itself ({@link CallerSocket}): the event loop stops reading it when
@@ -60,9 +66,38 @@ final class Wire extends ChannelDuplexHandler {
 	static final String CALLER_IO = "redis.batch.caller-io";
 
 	/**
-	 * How long the batch's thread waits for the event loop to start or stop reading.
+	 * How long the batch's thread waits for the event loop to start or stop reading, or
+	 * for the replies to Lettuce's own commands before it leases the connection.
 	 */
 	private static final long SWITCH_SECONDS = 10;
+
+	/**
+	 * The connection is idle: neither a batch nor Lettuce is using it.
+	 */
+	private static final int IDLE = 0;
+
+	/**
+	 * A batch leases the connection: every byte read is its chunks' replies.
+	 */
+	private static final int LEASED = 1;
+
+	/**
+	 * Lettuce wrote commands of its own between leases (a re-authentication, a bulk
+	 * operation's {@code SCAN}, the handshake), and waits for their replies: no lease
+	 * starts until they are in.
+	 */
+	private static final int LETTUCE = 2;
+
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(Wire.class, "state", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	/**
 	 * What the event loop read for the lease: handed from one thread to another.
@@ -84,7 +119,28 @@ final class Wire extends ChannelDuplexHandler {
 
 	private final AtomicLong queuedBytes = new AtomicLong();
 
-	private volatile boolean leased;
+	/**
+	 * Who uses the connection: {@link #IDLE}, {@link #LEASED} or {@link #LETTUCE}. The
+	 * two users exclude each other: Lettuce's commands never interleave with a chunk's,
+	 * so that neither is ever given the other's replies.
+	 */
+	private volatile int state;
+
+	/**
+	 * What Lettuce wrote while a batch leased the connection (a re-authentication on new
+	 * credentials), held until the lease ends: touched on the event loop only.
+	 */
+	private final ArrayDeque<Held> held = new ArrayDeque<>(2);
+
+	/**
+	 * Whether Lettuce's writes are held: read by the batch's thread when its lease ends.
+	 */
+	private volatile boolean holding;
+
+	/**
+	 * Lettuce's queue of commands awaiting replies, once known (on the event loop).
+	 */
+	private @Nullable Queue<?> lettuceCommands;
 
 	private volatile boolean closed;
 
@@ -121,7 +177,8 @@ final class Wire extends ChannelDuplexHandler {
 
 	@Override
 	public void channelRead(ChannelHandlerContext ctx, Object message) {
-		if (this.leased && message instanceof ByteBuf bytes) {
+		int current = this.state;
+		if (current == LEASED && message instanceof ByteBuf bytes) {
 			this.received.add(bytes);
 			if (this.queuedBytes.addAndGet(bytes.readableBytes()) > MAX_QUEUED_BYTES) {
 				ctx.channel().config().setAutoRead(false);
@@ -130,24 +187,95 @@ final class Wire extends ChannelDuplexHandler {
 			return;
 		}
 		ctx.fireChannelRead(message);
+		if (current == LETTUCE && lettuceAnswered(ctx)) {
+			// every command Lettuce wrote has its reply: a lease may start
+			STATE.compareAndSet(this, LETTUCE, IDLE);
+			wake();
+		}
 	}
 
 	/**
-	 * Lettuce's own writes pass through here (the batch's writes start below). Lettuce
-	 * writing on a leased connection (a re-authentication the application enabled) would
-	 * make its reply look like a chunk's: the connection is closed instead, so that the
-	 * chunk's commands end {@code UNKNOWN} and none is ever given another's reply.
+	 * Whether Lettuce has no command awaiting a reply. Lettuce's queue is read on the
+	 * event loop, the thread that changes it.
+	 */
+	private boolean lettuceAnswered(ChannelHandlerContext ctx) {
+		Queue<?> commands = this.lettuceCommands;
+		if (commands == null) {
+			commands = LettuceInternals.commandsAwaitingReplies(ctx.channel());
+			this.lettuceCommands = commands;
+		}
+		return commands == null || commands.isEmpty();
+	}
+
+	/**
+	 * Lettuce's own writes pass through here (the batch's writes start below). Between
+	 * leases they go out, and no lease starts until their replies are in. During a lease
+	 * (a re-authentication on new credentials), they are held until it ends: written
+	 * then, their replies could be taken for a chunk's.
 	 */
 	@Override
 	public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-		if (this.leased) {
-			ctx.channel().close();
+		if (!claimForLettuce()) {
+			this.held.add(new Held(message, promise));
+			this.holding = true;
+			// the lease may have ended meanwhile, without seeing what is held now
+			writeHeld(ctx);
+			return;
 		}
-		else if (this.callerReads) {
-			// between leases: Lettuce reads its replies itself again
+		writeForLettuce(ctx, message, promise);
+	}
+
+	/**
+	 * Mark the connection as Lettuce's, unless a batch leases it.
+	 * @return whether Lettuce may write on it now
+	 */
+	private boolean claimForLettuce() {
+		while (true) {
+			int current = this.state;
+			if (current == LEASED) {
+				return false;
+			}
+			if (current == LETTUCE || STATE.compareAndSet(this, current, LETTUCE)) {
+				return true;
+			}
+		}
+	}
+
+	private void writeForLettuce(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
+		if (this.callerReads) {
+			// Lettuce reads its replies itself again
 			readOnEventLoop(ctx, true);
 		}
 		ctx.write(message, promise);
+	}
+
+	/**
+	 * Write what Lettuce wrote during a lease, once no batch leases the connection (on
+	 * the event loop).
+	 */
+	private void writeHeld(ChannelHandlerContext ctx) {
+		if (this.held.isEmpty() || !claimForLettuce()) {
+			return;
+		}
+		Held next;
+		while ((next = this.held.poll()) != null) {
+			writeForLettuce(ctx, next.message(), next.promise());
+		}
+		this.holding = false;
+		ctx.flush();
+	}
+
+	/**
+	 * Fail what Lettuce wrote during a lease: the connection closed before it could go
+	 * out.
+	 */
+	private void dropHeld() {
+		Held next;
+		while ((next = this.held.poll()) != null) {
+			ReferenceCountUtil.release(next.message());
+			next.promise().tryFailure(new ClosedChannelException());
+		}
+		this.holding = false;
 	}
 
 	@Override
@@ -157,7 +285,8 @@ final class Wire extends ChannelDuplexHandler {
 		if (current != null) {
 			current.close();
 		}
-		if (!this.leased) {
+		dropHeld();
+		if (this.state != LEASED) {
 			// (what the batch's thread read is its own to release)
 			releaseReadByEventLoop();
 		}
@@ -179,7 +308,15 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return where the lease decodes them
 	 */
 	Replies lease() {
-		this.leased = true;
+		while (!STATE.compareAndSet(this, IDLE, LEASED)) {
+			// Lettuce awaits replies of its own (or, wrongly, another lease holds it)
+			if (this.state == LEASED || !awaitLettuce()) {
+				// the connection is closed: the lease's chunks are not sent
+				fail();
+				this.state = LEASED;
+				break;
+			}
+		}
 		Replies current = this.replies;
 		if (current == null) {
 			current = new Replies(this);
@@ -272,10 +409,39 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return whether nothing of the lease was left unread
 	 */
 	boolean endLease() {
-		this.leased = false;
+		this.state = IDLE;
 		boolean clean = nothingReceived();
 		releaseReceived();
+		if (this.holding) {
+			ChannelHandlerContext ctx = this.context;
+			if (ctx != null) {
+				ctx.executor().execute(() -> writeHeld(ctx));
+			}
+		}
 		return clean;
+	}
+
+	/**
+	 * Wait until Lettuce's commands have their replies, the connection closes or the wait
+	 * passes {@link #SWITCH_SECONDS}.
+	 * @return whether the connection is Lettuce's no more, and open
+	 */
+	private boolean awaitLettuce() {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SWITCH_SECONDS);
+		this.waiter = Thread.currentThread();
+		try {
+			while (this.state == LETTUCE && !this.closed) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0 || Thread.currentThread().isInterrupted()) {
+					return false;
+				}
+				LockSupport.parkNanos(this, left);
+			}
+		}
+		finally {
+			this.waiter = null;
+		}
+		return !this.closed;
 	}
 
 	/**
@@ -323,9 +489,13 @@ final class Wire extends ChannelDuplexHandler {
 	 * connection is closed instead.
 	 */
 	boolean checkOpen() {
+		if (this.state == LETTUCE && !awaitLettuce()) {
+			fail();
+			return false;
+		}
 		CallerSocket direct = this.socket;
 		if (this.callerReads && direct != null && !this.closed) {
-			if (this.leased) {
+			if (this.state == LEASED) {
 				readSocket(direct, 0);
 			}
 			else if (!direct.isQuiet() || !nothingReceived()) {
@@ -417,7 +587,7 @@ final class Wire extends ChannelDuplexHandler {
 	void awaitBytes(long deadline) {
 		CallerSocket direct = this.socket;
 		boolean callerReads = this.callerReads && direct != null;
-		if (callerReads && this.leased) {
+		if (callerReads && this.state == LEASED) {
 			if (nothingReceived() && !this.closed) {
 				readSocket(direct, deadline);
 			}
@@ -443,6 +613,12 @@ final class Wire extends ChannelDuplexHandler {
 		finally {
 			this.waiter = null;
 		}
+	}
+
+	/**
+	 * A write of Lettuce's, held during a lease.
+	 */
+	private record Held(Object message, ChannelPromise promise) {
 	}
 
 }

@@ -223,17 +223,82 @@ class LettuceInternalsContractTests {
 	}
 
 	@Test
-	void lettuceWritingOnALeasedConnectionClosesItRatherThanLetItsReplyPassForAChunks(RedisProcess server) {
+	void lettuceWritingOnALeasedConnectionIsHeldUntilTheLeaseEndsAndItsReplyReachesLettuce(RedisProcess server) {
 		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
 		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
 		wire.lease();
 
+		// as a re-authentication on new credentials does
 		RedisFuture<String> ping = connection.async().ping();
+		wentOut(connection);
+		write(wire, "*2\r\n$4\r\nECHO\r\n$7\r\nchunk's\r\n");
+		assertThat(readUntil(wire, "$7\r\nchunk's\r\n")).as("only the chunk's reply reached the lease")
+			.isEqualTo("$7\r\nchunk's\r\n");
+		assertThat(wire.isClosed()).isFalse();
+		assertThat(ping.isDone()).as("Lettuce's command was not sent during the lease").isFalse();
 
-		await().atMost(Duration.ofSeconds(10)).until(wire::isClosed);
+		assertThat(wire.endLease()).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(ping::isDone);
-		assertThat(connection.isOpen()).isFalse();
-		assertThat(wire.poll()).as("no reply reached the lease").isNull();
+		assertThat(ping.toCompletableFuture().join()).isEqualTo("PONG");
+		assertThat(connection.isOpen()).isTrue();
+	}
+
+	@Test
+	void aLeaseStartsOnlyOnceLettucesOwnCommandsHaveTheirReplies(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		// a reply that comes a moment later, as that of a re-authentication between
+		// leases
+		RedisFuture<?> blpop = connection.async().blpop(0.3, bytes("nothing"));
+		wentOut(connection);
+
+		assertThat(wire.checkOpen()).as("the connection is usable once the reply is in").isTrue();
+		assertThat(blpop.isDone()).isTrue();
+		wire.lease();
+		write(wire, "*1\r\n$4\r\nPING\r\n");
+		assertThat(readUntil(wire, "+PONG\r\n")).as("Lettuce's reply never reached the lease").isEqualTo("+PONG\r\n");
+		assertThat(wire.endLease()).isTrue();
+	}
+
+	@Test
+	void aLeaseStartedWhileLettuceAwaitsAReplyWaitsForIt(RedisProcess server) {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
+		RedisFuture<?> blpop = connection.async().blpop(0.3, bytes("nothing"));
+		wentOut(connection);
+
+		wire.lease();
+		assertThat(blpop.isDone()).isTrue();
+		write(wire, "*1\r\n$4\r\nPING\r\n");
+		assertThat(readUntil(wire, "+PONG\r\n")).isEqualTo("+PONG\r\n");
+		assertThat(wire.endLease()).isTrue();
+	}
+
+	/**
+	 * Wait until the connection's event loop has taken what Lettuce wrote: it runs every
+	 * task before this one.
+	 */
+	private void wentOut(StatefulRedisConnection<byte[], byte[]> connection) {
+		this.channels.channelOf(connection).eventLoop().submit(() -> {
+		}).syncUninterruptibly();
+	}
+
+	/**
+	 * What a lease reads until it has read the expected bytes (or more, or its deadline
+	 * passed).
+	 */
+	private static String readUntil(Wire wire, String expected) {
+		StringBuilder received = new StringBuilder();
+		long deadline = System.nanoTime() + TEN_SECONDS;
+		while (received.length() < expected.length() && deadline - System.nanoTime() > 0 && !wire.isClosed()) {
+			wire.awaitBytes(deadline);
+			ByteBuf bytes;
+			while ((bytes = wire.poll()) != null) {
+				received.append(bytes.toString(StandardCharsets.US_ASCII));
+				bytes.release();
+			}
+		}
+		return received.toString();
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.RespConnection;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -53,7 +54,8 @@ class NativeTransportTests {
 		assertThat(Transports.socketChannelClass()).as("Lettuce's own pick").isEqualTo(EpollSocketChannel.class);
 		LettuceInternals.Channels channels = new LettuceInternals.Channels(null);
 		ClientResources resources = BatchClients.resources(null, channels);
-		RedisClient client = BatchClients.client(resources, null, TIMEOUT);
+		RedisClient client = BatchClients.client(resources, null, TIMEOUT,
+				ClientOptions.ReauthenticateBehavior.DEFAULT);
 		try {
 			// a host name, resolved without Lettuce's DNS resolver (built for epoll)
 			StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE,

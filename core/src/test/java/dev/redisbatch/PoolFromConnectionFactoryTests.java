@@ -13,6 +13,7 @@ import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisSentinels;
 import dev.redisbatch.testsupport.RespConnection;
 import dev.redisbatch.testsupport.TestSecrets;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
@@ -36,6 +37,7 @@ import org.springframework.data.redis.connection.lettuce.RedisCredentialsProvide
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link BatchConnectionPool#builder(RedisConnectionFactory)}: a pool that connects where
@@ -123,6 +125,41 @@ class PoolFromConnectionFactoryTests {
 
 			assertThat(admin.call("GET", "through-provider")).isEqualTo("yes");
 			assertThat(admin.call("CLIENT", "LIST")).asString().contains("user=batcher");
+		}
+	}
+
+	@Test
+	void connectionsReauthenticateOnStreamedCredentialsWhenTheFactorysClientOptionsSaySo() throws IOException {
+		StreamingCredentials credentials = new StreamingCredentials("batcher", BATCHER_PASSWORD);
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(server.host(), server.port()),
+				LettuceClientConfiguration.builder()
+					.clientOptions(ClientOptions.builder()
+						.reauthenticateBehavior(ClientOptions.ReauthenticateBehavior.ON_NEW_CREDENTIALS)
+						.build())
+					.redisCredentialsProviderFactory(new RedisCredentialsProviderFactory() {
+
+						@Override
+						public RedisCredentialsProvider createCredentialsProvider(RedisConfiguration configuration) {
+							return credentials;
+						}
+
+					})
+					.build());
+
+		try (BatchConnectionPool pool = BatchConnectionPool.builder(factory).build(); RespConnection admin = admin()) {
+			StringBatchTemplate template = new StringBatchTemplate(pool);
+			template.setAll(Map.of("as-batcher", "yes"), null);
+			assertThat(admin.call("CLIENT", "LIST")).asString().contains("user=batcher");
+			admin.call("ACL", "SETUSER", "rotated", "reset", "on", ">" + BATCHER_PASSWORD, "~*", "+@all");
+
+			credentials.rotate("rotated", BATCHER_PASSWORD);
+
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> String.valueOf(admin.call("CLIENT", "LIST")).contains("user=rotated"));
+			template.setAll(Map.of("as-rotated", "yes"), null);
+			assertThat(admin.call("GET", "as-rotated")).isEqualTo("yes");
+			assertThat(pool.getCreatedCount()).as("the open connection re-authenticated").isEqualTo(1);
 		}
 	}
 

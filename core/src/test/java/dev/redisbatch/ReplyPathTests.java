@@ -18,6 +18,7 @@ import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TcpProxy;
 import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
@@ -168,6 +169,72 @@ class ReplyPathTests {
 		}
 		assertThat(pool.getCreatedCount()).as("a new connection, with the new password").isEqualTo(created + 1);
 		assertThat(server.call("GET", "after")).isEqualTo("two");
+	}
+
+	@Test
+	void streamedCredentialsReauthenticateALeasedConnectionOnceItsBatchGivesItBack() {
+		RedisProcess server = track(RedisProcess.start());
+		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
+		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
+		StreamingCredentials credentials = new StreamingCredentials("first", "one");
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
+		RedisURI uri = RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(proxy.port())
+			.withAuthentication(credentials)
+			.build();
+		BatchConnectionPool pool = BatchConnectionPool.builder(uri)
+			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
+			.build();
+		track(pool);
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		template.setAll(Map.of("before", "one"), null);
+		proxy.resetPeaks();
+
+		CompletableFuture<BatchResults> inFlight = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.incr("counter");
+			}
+		}));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> proxy.peakOutstandingRequests() >= 100);
+		credentials.rotate("second", "two");
+
+		assertThat(inFlight.join().count(Outcome.SUCCESS)).as("the chunk finished on its connection").isEqualTo(100);
+		assertThat(server.call("GET", "counter")).isEqualTo("100");
+		// then the connection sent AUTH as the new user, and stayed open
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> String.valueOf(server.call("CLIENT", "LIST")).contains("user=second"));
+		assertThat(String.valueOf(server.call("CLIENT", "LIST"))).doesNotContain("user=first");
+		template.setAll(Map.of("after", "two"), null);
+		assertThat(pool.getCreatedCount()).as("no connection was replaced").isEqualTo(1);
+		assertThat(server.call("GET", "after")).isEqualTo("two");
+	}
+
+	@Test
+	void aBatchRightAfterStreamedCredentialsNeverTakesTheReplyToTheirAuth() {
+		RedisProcess server = track(RedisProcess.start());
+		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
+		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
+		server.call("SET", "key", "value");
+		StreamingCredentials credentials = new StreamingCredentials("first", "one");
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(
+				RedisURI.builder().withHost("127.0.0.1").withPort(proxy.port()).withAuthentication(credentials).build())
+			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
+			.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool);
+		assertThat(template.getAll(List.of("key"))).containsExactly("value");
+
+		// the AUTH goes out between batches; its reply comes 300 ms later
+		credentials.rotate("second", "two");
+		List<String> values = template.getAll(List.of("key", "missing", "key"));
+
+		assertThat(values).as("every GET has its own reply").containsExactly("value", null, "value");
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> String.valueOf(server.call("CLIENT", "LIST")).contains("user=second"));
+		assertThat(pool.getCreatedCount()).isEqualTo(1);
 	}
 
 	@Test
