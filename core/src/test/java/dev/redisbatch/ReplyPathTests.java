@@ -143,16 +143,8 @@ class ReplyPathTests {
 			.build());
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.setAll(Map.of("before", "one"), null);
-		proxy.resetPeaks();
 
-		CompletableFuture<BatchResults> inFlight = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
-			for (int i = 0; i < 100; i++) {
-				batch.incr("counter");
-			}
-		}));
-		await().atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(5))
-			.until(() -> proxy.peakOutstandingRequests() >= 100);
+		CompletableFuture<BatchResults> inFlight = hundredIncrsInFlight(template, proxy);
 		server.call("ACL", "SETUSER", "batch", "resetpass", ">two");
 		password.set("two");
 
@@ -178,27 +170,11 @@ class ReplyPathTests {
 		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
 		StreamingCredentials credentials = new StreamingCredentials("first", "one");
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
-		RedisURI uri = RedisURI.builder()
-			.withHost("127.0.0.1")
-			.withPort(proxy.port())
-			.withAuthentication(credentials)
-			.build();
-		BatchConnectionPool pool = BatchConnectionPool.builder(uri)
-			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
-			.build();
-		track(pool);
+		BatchConnectionPool pool = reauthenticating(proxy, credentials);
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.setAll(Map.of("before", "one"), null);
-		proxy.resetPeaks();
 
-		CompletableFuture<BatchResults> inFlight = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
-			for (int i = 0; i < 100; i++) {
-				batch.incr("counter");
-			}
-		}));
-		await().atMost(Duration.ofSeconds(10))
-			.pollInterval(Duration.ofMillis(5))
-			.until(() -> proxy.peakOutstandingRequests() >= 100);
+		CompletableFuture<BatchResults> inFlight = hundredIncrsInFlight(template, proxy);
 		credentials.rotate("second", "two");
 
 		assertThat(inFlight.join().count(Outcome.SUCCESS)).as("the chunk finished on its connection").isEqualTo(100);
@@ -220,10 +196,7 @@ class ReplyPathTests {
 		server.call("SET", "key", "value");
 		StreamingCredentials credentials = new StreamingCredentials("first", "one");
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
-		BatchConnectionPool pool = track(BatchConnectionPool.builder(
-				RedisURI.builder().withHost("127.0.0.1").withPort(proxy.port()).withAuthentication(credentials).build())
-			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
-			.build());
+		BatchConnectionPool pool = reauthenticating(proxy, credentials);
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		assertThat(template.getAll(List.of("key"))).containsExactly("value");
 
@@ -267,6 +240,39 @@ class ReplyPathTests {
 		for (int i = 0; i < 100_000; i++) {
 			assertThat(values.get(i)).isEqualTo("value-" + i);
 		}
+	}
+
+	/**
+	 * Start a batch of 100 {@code INCR}s of {@code counter} on another thread, and wait
+	 * until all 100 are past the proxy, awaiting their replies.
+	 */
+	private static CompletableFuture<BatchResults> hundredIncrsInFlight(StringBatchTemplate template, TcpProxy proxy) {
+		proxy.resetPeaks();
+		CompletableFuture<BatchResults> inFlight = CompletableFuture.supplyAsync(() -> template.execute((batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.incr("counter");
+			}
+		}));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> proxy.peakOutstandingRequests() >= 100);
+		return inFlight;
+	}
+
+	/**
+	 * A pool whose connections go through the proxy and re-authenticate on new
+	 * credentials.
+	 */
+	private BatchConnectionPool reauthenticating(TcpProxy proxy, StreamingCredentials credentials) {
+		RedisURI uri = RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(proxy.port())
+			.withAuthentication(credentials)
+			.build();
+		BatchConnectionPool pool = BatchConnectionPool.builder(uri)
+			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
+			.build();
+		return track(pool);
 	}
 
 	private static RedisURI uri(int port) {
