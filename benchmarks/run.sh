@@ -32,7 +32,8 @@
 #                                              # (reply-path profiles: reply-path reply-path-small concurrent memory connections)
 #                                              # (auto-batching profiles: auto-batching-1 -16 -64 -256 -v256 -v1024)
 #   benchmarks/run.sh --jvm /usr/lib/jvm/temurin-25-jdk-amd64/bin/java   # JDK of the benchmark JVMs
-#   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...)
+#   benchmarks/run.sh --prof gc                # add a JMH profiler (gc, stack, jfr, ...); with --profile paired too, and
+#                                              # with options: --prof 'async:libPath=/path/libasyncProfiler.so;event=cpu'
 #   benchmarks/run.sh --native-epoll           # Netty's epoll transport on the classpath (Lettuce picks it), as in a
 #                                              # Spring WebFlux application on Linux
 #   benchmarks/run.sh --publish                # also copy the report into docs/performance/ (reply-path: docs/performance/reply-path/,

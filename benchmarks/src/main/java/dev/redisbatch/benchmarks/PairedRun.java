@@ -16,6 +16,7 @@ import dev.redisbatch.benchmarks.SuiteResults.Interval;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.resource.Transports;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
@@ -54,11 +55,11 @@ final class PairedRun {
 	/**
 	 * Run the cells and write {@code paired.md} into the output directory.
 	 * @param args {@code [--out DIR] [--sizes 1,10,100,1000] [--networks direct,rtt1]
-	 * [--far-sizes 100,1000] [--forks 3] [--floor] [--concurrent]}: with
-	 * {@code --far-sizes}, the cells at a distance take those sizes, and loopback takes
-	 * {@code --sizes}; with {@code --floor}, two {@link FloorClient}s are measured in the
-	 * same rotation; with {@code --concurrent}, only the concurrent scenario is measured,
-	 * in pairs ({@link PairedConcurrentBenchmark})
+	 * [--far-sizes 100,1000] [--forks 3] [--floor] [--concurrent] [--prof NAME[:OPTIONS]]}:
+	 * with {@code --far-sizes}, the cells at a distance take those sizes, and loopback
+	 * takes {@code --sizes}; with {@code --floor}, two {@link FloorClient}s are measured
+	 * in the same rotation; with {@code --concurrent}, only the concurrent scenario is
+	 * measured, in pairs ({@link PairedConcurrentBenchmark})
 	 */
 	static void run(String[] args) throws IOException, RunnerException {
 		Path out = Path.of("target", "results");
@@ -68,6 +69,7 @@ final class PairedRun {
 		int forks = 3;
 		boolean floor = false;
 		boolean concurrent = false;
+		String profiler = null;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--out" -> out = Path.of(args[++i]);
@@ -77,6 +79,7 @@ final class PairedRun {
 				case "--forks" -> forks = Integer.parseInt(args[++i]);
 				case "--floor" -> floor = true;
 				case "--concurrent" -> concurrent = true;
+				case "--prof" -> profiler = args[++i];
 				case "--profile" -> i++;
 				default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
 			}
@@ -106,16 +109,16 @@ final class PairedRun {
 				}
 				List<RunResult> results = new ArrayList<>();
 				if (concurrent) {
-					results.addAll(runConcurrent(forks, jvmArgs));
+					results.addAll(runConcurrent(forks, jvmArgs, profiler));
 					table.append(concurrentTable(results));
 				}
 				else {
 					if (farSizes == null || List.of(networks.split(",")).contains("direct")) {
 						List<String> near = (farSizes != null) ? List.of("direct") : List.of(networks.split(","));
-						results.addAll(run(sizes, near, forks, floor, jvmArgs));
+						results.addAll(run(sizes, near, forks, floor, jvmArgs, profiler));
 					}
 					if (farSizes != null && !far.isEmpty()) {
-						results.addAll(run(farSizes, far, forks, floor, jvmArgs));
+						results.addAll(run(farSizes, far, forks, floor, jvmArgs, profiler));
 					}
 					table.append(table(results));
 					if (floor) {
@@ -155,7 +158,7 @@ final class PairedRun {
 	 * Run the cells of some sizes at some distances.
 	 */
 	private static Collection<RunResult> run(String sizes, List<String> networks, int forks, boolean floor,
-			List<String> jvmArgs) throws RunnerException {
+			List<String> jvmArgs, @Nullable String profiler) throws RunnerException {
 		ChainedOptionsBuilder options = new OptionsBuilder().include(PairedBenchmark.class.getName() + ".pair")
 			.param("n", sizes.split(","))
 			.param("workload", "GET", "SET")
@@ -167,19 +170,40 @@ final class PairedRun {
 			.measurementIterations(8)
 			.measurementTime(TimeValue.seconds(1))
 			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
+		addProfiler(options, profiler);
 		return new Runner(options.build()).run();
 	}
 
 	/**
 	 * Run the concurrent scenario in pairs, on loopback.
 	 */
-	private static Collection<RunResult> runConcurrent(int forks, List<String> jvmArgs) throws RunnerException {
+	private static Collection<RunResult> runConcurrent(int forks, List<String> jvmArgs, @Nullable String profiler)
+			throws RunnerException {
 		ChainedOptionsBuilder options = new OptionsBuilder()
 			.include(PairedConcurrentBenchmark.class.getName() + ".pair")
 			.addProfiler(BatchLatencyProfiler.class)
 			.forks(forks)
 			.jvmArgsAppend(jvmArgs.toArray(String[]::new));
+		addProfiler(options, profiler);
 		return new Runner(options.build()).run();
+	}
+
+	/**
+	 * Add one more JMH profiler, given as on JMH's command line: a name, then its options
+	 * after a colon (for example
+	 * {@code async:libPath=/path/libasyncProfiler.so;event=cpu;output=collapsed}).
+	 */
+	private static void addProfiler(ChainedOptionsBuilder options, @Nullable String profiler) {
+		if (profiler == null) {
+			return;
+		}
+		int colon = profiler.indexOf(':');
+		if (colon < 0) {
+			options.addProfiler(profiler);
+		}
+		else {
+			options.addProfiler(profiler.substring(0, colon), profiler.substring(colon + 1));
+		}
 	}
 
 	/**
