@@ -244,6 +244,20 @@ class LettuceInternalsContractTests {
 	}
 
 	@Test
+	void lettucesQueueOfCommandsAwaitingRepliesHoldsACommandUntilItsReply(RedisProcess server) throws Exception {
+		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
+		Channel channel = this.channels.channelOf(connection);
+		RedisFuture<?> blpop = connection.async().blpop(0.3, bytes("nothing"));
+		wentOut(connection);
+
+		assertThat(channel.eventLoop().submit(() -> LettuceInternals.commandsAwaitingReplies(channel).size()).get())
+			.isEqualTo(1);
+		blpop.get(10, TimeUnit.SECONDS);
+		assertThat(channel.eventLoop().submit(() -> LettuceInternals.commandsAwaitingReplies(channel).isEmpty()).get())
+			.isTrue();
+	}
+
+	@Test
 	void aLeaseStartsOnlyOnceLettucesOwnCommandsHaveTheirReplies(RedisProcess server) {
 		StatefulRedisConnection<byte[], byte[]> connection = connect(server);
 		Wire wire = this.channels.channelOf(connection).pipeline().get(Wire.class);
