@@ -486,7 +486,9 @@ final class Wire extends ChannelDuplexHandler {
 	 * it reads is queued: the replies of chunks in flight, read now so that the server
 	 * never holds them. Between leases nothing may arrive: a byte that did (a push frame,
 	 * or a reply nobody waits for) is not passed off as a chunk's reply, and the
-	 * connection is closed instead.
+	 * connection is closed instead. Between leases it first waits for the replies to
+	 * Lettuce's own commands, if any: at most {@link #SWITCH_SECONDS}, after which the
+	 * connection is closed.
 	 */
 	boolean checkOpen() {
 		if (this.state == LETTUCE && !awaitLettuce()) {
