@@ -165,9 +165,7 @@ class ReplyPathTests {
 
 	@Test
 	void streamedCredentialsReauthenticateALeasedConnectionOnceItsBatchGivesItBack() {
-		RedisProcess server = track(RedisProcess.start());
-		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
-		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
+		RedisProcess server = serverWithTwoUsers();
 		StreamingCredentials credentials = new StreamingCredentials("first", "one");
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
 		BatchConnectionPool pool = reauthenticating(proxy, credentials);
@@ -190,9 +188,7 @@ class ReplyPathTests {
 
 	@Test
 	void aBatchRightAfterStreamedCredentialsNeverTakesTheReplyToTheirAuth() {
-		RedisProcess server = track(RedisProcess.start());
-		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
-		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
+		RedisProcess server = serverWithTwoUsers();
 		server.call("SET", "key", "value");
 		StreamingCredentials credentials = new StreamingCredentials("first", "one");
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(300)));
@@ -240,6 +236,17 @@ class ReplyPathTests {
 		for (int i = 0; i < 100_000; i++) {
 			assertThat(values.get(i)).isEqualTo("value-" + i);
 		}
+	}
+
+	/**
+	 * A server with the ACL users {@code first} (password {@code one}) and {@code second}
+	 * (password {@code two}).
+	 */
+	private RedisProcess serverWithTwoUsers() {
+		RedisProcess server = track(RedisProcess.start());
+		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
+		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
+		return server;
 	}
 
 	/**
