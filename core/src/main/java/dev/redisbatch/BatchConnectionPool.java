@@ -26,7 +26,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.util.Assert;
-import org.springframework.util.ClassUtils;
 
 /**
  * The connections batches run on: a commons-pool2 pool of long-lived Lettuce connections
@@ -55,13 +54,6 @@ import org.springframework.util.ClassUtils;
  * @since 0.1.0
  */
 public final class BatchConnectionPool implements AutoCloseable {
-
-	/**
-	 * Whether commons-pool2 can be told not to collect its detailed statistics (since
-	 * 2.12).
-	 */
-	private static final boolean DETAILED_STATISTICS_SWITCH = ClassUtils.hasMethod(GenericObjectPoolConfig.class,
-			"setCollectDetailedStatistics", boolean.class);
 
 	/**
 	 * The default largest number of connections to one server.
@@ -114,7 +106,8 @@ public final class BatchConnectionPool implements AutoCloseable {
 		ClientResources used = this.ownedResources;
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
-		this.poolConfig = poolConfig(builder);
+		this.poolConfig = NodePool.config(builder.maxActive, builder.effectiveMaxIdle(), builder.effectiveMinIdle(),
+				builder.maxWait);
 		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout, builder.reauthenticate);
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
@@ -159,9 +152,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * It takes from the factory a standalone server and its database, the master that
 	 * Redis Sentinel names, or a Redis Cluster; the user and password (or credentials
 	 * provider); TLS with its peer verification mode and {@code SslOptions}; the connect
-	 * timeout of the client options; and the client name, with {@code -batch} appended
-	 * ({@code redis-batch} when the factory sets none). The factory's command timeout,
-	 * {@code ReadFrom} and client resources do not apply to batches.
+	 * timeout and re-authentication behaviour of the client options; and the client name,
+	 * with {@code -batch} appended ({@code redis-batch} when the factory sets none). The
+	 * factory's command timeout, {@code ReadFrom} and client resources do not apply to
+	 * batches.
 	 * @param connectionFactory a {@code LettuceConnectionFactory} with a standalone,
 	 * Sentinel or Cluster configuration
 	 * @return a builder, on which pool settings can still be changed
@@ -372,29 +366,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	Executor asyncExecutor() {
 		return this.asyncBatches.executor();
-	}
-
-	private static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig(Builder builder) {
-		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
-		config.setMaxTotal(builder.maxActive);
-		config.setMaxIdle(builder.effectiveMaxIdle());
-		config.setMinIdle(builder.effectiveMinIdle());
-		config.setMaxWait(builder.maxWait);
-		config.setBlockWhenExhausted(true);
-		config.setTestOnBorrow(true);
-		config.setTestOnReturn(true);
-		config.setLifo(true);
-		config.setJmxEnabled(false);
-		// the pool's gauges are counts; mean and maximum durations are not reported, and
-		// collecting them costs every borrow and return clock reads and a lock (the
-		// switch is commons-pool2 2.12's: Spring Boot 4.0 manages an older one)
-		if (DETAILED_STATISTICS_SWITCH) {
-			config.setCollectDetailedStatistics(false);
-		}
-		if (builder.effectiveMinIdle() > 0) {
-			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
-		}
-		return config;
 	}
 
 	/**

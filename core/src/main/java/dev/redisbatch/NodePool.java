@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.util.ClassUtils;
 
 /**
  * The pooled connections to one Redis server: the standalone server, the master that
@@ -41,6 +42,13 @@ final class NodePool {
 	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
 	 */
 	static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
+
+	/**
+	 * Whether commons-pool2 can be told not to collect its detailed statistics (since
+	 * 2.12).
+	 */
+	private static final boolean DETAILED_STATISTICS_SWITCH = ClassUtils.hasMethod(GenericObjectPoolConfig.class,
+			"setCollectDetailedStatistics", boolean.class);
 
 	private final String address;
 
@@ -106,6 +114,40 @@ final class NodePool {
 	 * on without the deque's node and counter.
 	 */
 	private final AtomicReference<@Nullable ByteBuf> lastBuffer = new AtomicReference<>();
+
+	/**
+	 * The limits and checks of every server's pool: a connection is checked on borrow and
+	 * on return, the most recently returned is lent first, and no JMX.
+	 * @param maxActive the most connections
+	 * @param maxIdle the most idle connections kept
+	 * @param minIdle the idle connections kept open (evicted ones are replaced every 30
+	 * s)
+	 * @param maxWait the longest wait for a connection
+	 * @return the configuration
+	 */
+	static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config(int maxActive, int maxIdle, int minIdle,
+			Duration maxWait) {
+		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
+		config.setMaxTotal(maxActive);
+		config.setMaxIdle(maxIdle);
+		config.setMinIdle(minIdle);
+		config.setMaxWait(maxWait);
+		config.setBlockWhenExhausted(true);
+		config.setTestOnBorrow(true);
+		config.setTestOnReturn(true);
+		config.setLifo(true);
+		config.setJmxEnabled(false);
+		// the pool's gauges are counts; mean and maximum durations are not reported, and
+		// collecting them costs every borrow and return clock reads and a lock (the
+		// switch is commons-pool2 2.12's: Spring Boot 4.0 manages an older one)
+		if (DETAILED_STATISTICS_SWITCH) {
+			config.setCollectDetailedStatistics(false);
+		}
+		if (minIdle > 0) {
+			config.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
+		}
+		return config;
+	}
 
 	/**
 	 * Create the pool of one server. No connection is opened yet.

@@ -1,9 +1,6 @@
 package dev.redisbatch;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -11,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -20,7 +18,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,17 +85,6 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	private static final int LETTUCE = 2;
 
-	private static final VarHandle STATE;
-
-	static {
-		try {
-			STATE = MethodHandles.lookup().findVarHandle(Wire.class, "state", int.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
 	/**
 	 * What the event loop read for the lease: handed from one thread to another.
 	 */
@@ -124,18 +110,12 @@ final class Wire extends ChannelDuplexHandler {
 	 * two users exclude each other: Lettuce's commands never interleave with a chunk's,
 	 * so that neither is ever given the other's replies.
 	 */
-	private volatile int state;
+	private final AtomicInteger state = new AtomicInteger(IDLE);
 
 	/**
-	 * What Lettuce wrote while a batch leased the connection (a re-authentication on new
-	 * credentials), held until the lease ends: touched on the event loop only.
+	 * What Lettuce wrote while a batch leased the connection, until the lease ends.
 	 */
-	private final ArrayDeque<Held> held = new ArrayDeque<>(2);
-
-	/**
-	 * Whether Lettuce's writes are held: read by the batch's thread when its lease ends.
-	 */
-	private volatile boolean holding;
+	private final HeldWrites held = new HeldWrites();
 
 	/**
 	 * Lettuce's queue of commands awaiting replies, once known (on the event loop).
@@ -177,7 +157,7 @@ final class Wire extends ChannelDuplexHandler {
 
 	@Override
 	public void channelRead(ChannelHandlerContext ctx, Object message) {
-		int current = this.state;
+		int current = this.state.get();
 		if (current == LEASED && message instanceof ByteBuf bytes) {
 			this.received.add(bytes);
 			if (this.queuedBytes.addAndGet(bytes.readableBytes()) > MAX_QUEUED_BYTES) {
@@ -189,7 +169,7 @@ final class Wire extends ChannelDuplexHandler {
 		ctx.fireChannelRead(message);
 		if (current == LETTUCE && lettuceAnswered(ctx)) {
 			// every command Lettuce wrote has its reply: a lease may start
-			STATE.compareAndSet(this, LETTUCE, IDLE);
+			this.state.compareAndSet(LETTUCE, IDLE);
 			wake();
 		}
 	}
@@ -216,8 +196,7 @@ final class Wire extends ChannelDuplexHandler {
 	@Override
 	public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
 		if (!claimForLettuce()) {
-			this.held.add(new Held(message, promise));
-			this.holding = true;
+			this.held.hold(message, promise);
 			// the lease may have ended meanwhile, without seeing what is held now
 			writeHeld(ctx);
 			return;
@@ -231,11 +210,11 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	private boolean claimForLettuce() {
 		while (true) {
-			int current = this.state;
+			int current = this.state.get();
 			if (current == LEASED) {
 				return false;
 			}
-			if (current == LETTUCE || STATE.compareAndSet(this, current, LETTUCE)) {
+			if (current == LETTUCE || this.state.compareAndSet(current, LETTUCE)) {
 				return true;
 			}
 		}
@@ -254,28 +233,11 @@ final class Wire extends ChannelDuplexHandler {
 	 * the event loop).
 	 */
 	private void writeHeld(ChannelHandlerContext ctx) {
-		if (this.held.isEmpty() || !claimForLettuce()) {
+		if (!this.held.any() || !claimForLettuce()) {
 			return;
 		}
-		Held next;
-		while ((next = this.held.poll()) != null) {
-			writeForLettuce(ctx, next.message(), next.promise());
-		}
-		this.holding = false;
+		this.held.writeAll((message, promise) -> writeForLettuce(ctx, message, promise));
 		ctx.flush();
-	}
-
-	/**
-	 * Fail what Lettuce wrote during a lease: the connection closed before it could go
-	 * out.
-	 */
-	private void dropHeld() {
-		Held next;
-		while ((next = this.held.poll()) != null) {
-			ReferenceCountUtil.release(next.message());
-			next.promise().tryFailure(new ClosedChannelException());
-		}
-		this.holding = false;
 	}
 
 	@Override
@@ -285,8 +247,8 @@ final class Wire extends ChannelDuplexHandler {
 		if (current != null) {
 			current.close();
 		}
-		dropHeld();
-		if (this.state != LEASED) {
+		this.held.failAll();
+		if (this.state.get() != LEASED) {
 			// (what the batch's thread read is its own to release)
 			releaseReadByEventLoop();
 		}
@@ -308,12 +270,12 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return where the lease decodes them
 	 */
 	Replies lease() {
-		while (!STATE.compareAndSet(this, IDLE, LEASED)) {
+		while (!this.state.compareAndSet(IDLE, LEASED)) {
 			// Lettuce awaits replies of its own (or, wrongly, another lease holds it)
-			if (this.state == LEASED || !awaitLettuce()) {
+			if (this.state.get() == LEASED || !awaitLettuce()) {
 				// the connection is closed: the lease's chunks are not sent
 				fail();
-				this.state = LEASED;
+				this.state.set(LEASED);
 				break;
 			}
 		}
@@ -409,10 +371,10 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return whether nothing of the lease was left unread
 	 */
 	boolean endLease() {
-		this.state = IDLE;
+		this.state.set(IDLE);
 		boolean clean = nothingReceived();
 		releaseReceived();
-		if (this.holding) {
+		if (this.held.any()) {
 			ChannelHandlerContext ctx = this.context;
 			if (ctx != null) {
 				ctx.executor().execute(() -> writeHeld(ctx));
@@ -430,7 +392,7 @@ final class Wire extends ChannelDuplexHandler {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SWITCH_SECONDS);
 		this.waiter = Thread.currentThread();
 		try {
-			while (this.state == LETTUCE && !this.closed) {
+			while (this.state.get() == LETTUCE && !this.closed) {
 				long left = deadline - System.nanoTime();
 				if (left <= 0 || Thread.currentThread().isInterrupted()) {
 					return false;
@@ -491,13 +453,13 @@ final class Wire extends ChannelDuplexHandler {
 	 * connection is closed.
 	 */
 	boolean checkOpen() {
-		if (this.state == LETTUCE && !awaitLettuce()) {
+		if (this.state.get() == LETTUCE && !awaitLettuce()) {
 			fail();
 			return false;
 		}
 		CallerSocket direct = this.socket;
 		if (this.callerReads && direct != null && !this.closed) {
-			if (this.state == LEASED) {
+			if (this.state.get() == LEASED) {
 				readSocket(direct, 0);
 			}
 			else if (!direct.isQuiet() || !nothingReceived()) {
@@ -589,7 +551,7 @@ final class Wire extends ChannelDuplexHandler {
 	void awaitBytes(long deadline) {
 		CallerSocket direct = this.socket;
 		boolean callerReads = this.callerReads && direct != null;
-		if (callerReads && this.state == LEASED) {
+		if (callerReads && this.state.get() == LEASED) {
 			if (nothingReceived() && !this.closed) {
 				readSocket(direct, deadline);
 			}
@@ -615,12 +577,6 @@ final class Wire extends ChannelDuplexHandler {
 		finally {
 			this.waiter = null;
 		}
-	}
-
-	/**
-	 * A write of Lettuce's, held during a lease.
-	 */
-	private record Held(Object message, ChannelPromise promise) {
 	}
 
 }
