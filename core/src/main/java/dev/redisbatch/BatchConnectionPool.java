@@ -113,8 +113,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 			this.server = null;
 			this.masters = new ClusterMasters(
 					BatchClients.clusterClient(used, this.uris, builder.sslOptions, builder.connectTimeout),
-					this.uris.get(0),
-					(address, uri) -> newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri)));
+					this.uris.get(0), (address, uri) -> newNodePool(address, connector(uri)));
 		}
 		else {
 			this.masters = null;
@@ -122,8 +121,24 @@ public final class BatchConnectionPool implements AutoCloseable {
 			String address = (this.topology == Topology.SENTINEL)
 					? "the master '" + uri.getSentinelMasterId() + "' named by Sentinel"
 					: uri.getHost() + ":" + uri.getPort();
-			this.server = newNodePool(address, () -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
+			this.server = newNodePool(address, connector(uri));
 		}
+	}
+
+	/**
+	 * Opens batch connections with the URI. A refused handshake that Lettuce reported as
+	 * a closed connection fails with the server's answer.
+	 */
+	private Supplier<StatefulConnection<byte[], byte[]>> connector(RedisURI uri) {
+		return () -> {
+			long start = System.nanoTime();
+			try {
+				return this.client.connect(ByteArrayCodec.INSTANCE, uri);
+			}
+			catch (RuntimeException ex) {
+				throw this.channels.refusals().explain(ex, start);
+			}
+		};
 	}
 
 	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.api.StatefulConnection;
@@ -57,6 +58,38 @@ final class LettuceInternals {
 		return failure instanceof RedisCommandExecutionException;
 	}
 
+	/**
+	 * Lettuce's message when a connection closed before its handshake ended.
+	 */
+	static final String CLOSED_IN_HANDSHAKE = "Connection closed prematurely";
+
+	/**
+	 * Lettuce's message when a new connection's channel was torn down before Lettuce
+	 * looked at its handshake.
+	 */
+	static final String HANDSHAKE_HANDLER_GONE = "RedisHandshakeHandler not registered";
+
+	/**
+	 * Whether opening a connection failed without the server's answer to the handshake:
+	 * the connection closed during it, or was gone before Lettuce looked at it. Lettuce
+	 * also reports a refused handshake ({@code WRONGPASS}) so when the refusal wins one
+	 * of two races: with a credentials provider that is not an immediate one (as from
+	 * {@code RedisURI.Builder.withPassword}), it sends {@code HELLO} from another thread,
+	 * and the refusal can arrive before that thread is done, which makes the close
+	 * overtake it; and the connecting thread looks at the handshake only after the
+	 * connection is up, when the refused connection may be gone already. Seen about once
+	 * in 300 refused handshakes on an idle machine, far more often on a busy one.
+	 */
+	static boolean handshakeAnswerLost(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if ((cause instanceof RedisConnectionException && CLOSED_IN_HANDSHAKE.equals(cause.getMessage()))
+					|| (cause instanceof IllegalStateException && HANDSHAKE_HANDLER_GONE.equals(cause.getMessage()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	// the channel behind a connection
 
 	/**
@@ -72,6 +105,8 @@ final class LettuceInternals {
 	static final class Channels implements NettyCustomizer {
 
 		private final Map<Object, Wired> channels = new ConcurrentHashMap<>();
+
+		private final HandshakeRefusals refusals = new HandshakeRefusals();
 
 		private final @Nullable NettyCustomizer first;
 
@@ -100,7 +135,7 @@ final class LettuceInternals {
 			if (encoder == null || handler == null) {
 				return;
 			}
-			Wire wire = new Wire();
+			Wire wire = new Wire(this.refusals);
 			pipeline.addBefore(encoder.name(), Wire.NAME, wire);
 			Object endpoint = handler.getEndpoint();
 			Wired wired = new Wired(channel, wire);
@@ -131,6 +166,13 @@ final class LettuceInternals {
 				return this.channels.get(handler.getChannelWriter());
 			}
 			return null;
+		}
+
+		/**
+		 * The servers' refusals of the handshakes of this client's connections.
+		 */
+		HandshakeRefusals refusals() {
+			return this.refusals;
 		}
 
 		/**

@@ -147,6 +147,16 @@ final class Wire extends ChannelDuplexHandler {
 	 */
 	private @Nullable Replies replies;
 
+	/**
+	 * Notes the replies of a new connection while they are errors (its handshake was
+	 * refused); {@code null} from the first that is not. Used on the event loop only.
+	 */
+	private @Nullable HandshakeRefusals handshake;
+
+	Wire(HandshakeRefusals refusals) {
+		this.handshake = refusals;
+	}
+
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
 		this.context = ctx;
@@ -165,6 +175,10 @@ final class Wire extends ChannelDuplexHandler {
 			}
 			wake();
 			return;
+		}
+		HandshakeRefusals refusals = this.handshake;
+		if (refusals != null && message instanceof ByteBuf bytes && !refusals.note(bytes)) {
+			this.handshake = null;
 		}
 		ctx.fireChannelRead(message);
 		if (current == LETTUCE && lettuceAnswered(ctx)) {

@@ -11,12 +11,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.testsupport.TcpProxy;
+import dev.redisbatch.testsupport.TestSecrets;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -108,6 +112,49 @@ class LettuceInternalsContractTests {
 		assertThat(failure).hasMessageStartingWith("ERR value is not an integer");
 		assertThat(LettuceInternals.isErrorReply(failure)).isTrue();
 		assertThat(LettuceInternals.isErrorReply(new RedisException("Connection closed"))).isFalse();
+	}
+
+	@Test
+	void aConnectionClosedDuringItsHandshakeIsTellableFromARefusedOne(RedisProcess server) {
+		try (TcpProxy proxy = TcpProxy.start(server.port()).closeOnRequest("HELLO", 1)) {
+			Throwable closed = catchThrowable(() -> this.client.connect(ByteArrayCodec.INSTANCE,
+					RedisURI.create("redis://127.0.0.1:" + proxy.port())));
+			Throwable refused = catchThrowable(() -> this.client.connect(ByteArrayCodec.INSTANCE,
+					RedisURI.create("redis://127.0.0.1:" + FreePorts.next())));
+			Throwable denied = catchThrowable(() -> this.client.connect(ByteArrayCodec.INSTANCE,
+					RedisURI.builder()
+						.withHost("127.0.0.1")
+						.withPort(server.port())
+						.withAuthentication(new StaticCredentialsProvider("nobody", "wrong".toCharArray()))
+						.build()));
+
+			assertThat(closed).hasStackTraceContaining(LettuceInternals.CLOSED_IN_HANDSHAKE);
+			assertThat(LettuceInternals.handshakeAnswerLost(closed)).isTrue();
+			assertThat(LettuceInternals.handshakeAnswerLost(refused)).as("refused: %s", refused).isFalse();
+			assertThat(denied).hasStackTraceContaining("WRONGPASS");
+			assertThat(LettuceInternals.handshakeAnswerLost(denied)).isFalse();
+			assertThat(LettuceInternals
+				.handshakeAnswerLost(new IllegalStateException(LettuceInternals.HANDSHAKE_HANDLER_GONE))).isTrue();
+		}
+	}
+
+	@Test
+	void theServersRefusalOfAHandshakeIsReadByTheWireAndNamesNoPassword(RedisProcess server) {
+		long start = System.nanoTime();
+		this.client.connect(ByteArrayCodec.INSTANCE, RedisURI.create(server.uri())).close();
+		assertThat(this.channels.refusals().since(start)).as("no refusal of an accepted handshake").isNull();
+
+		Throwable denied = catchThrowable(() -> this.client.connect(ByteArrayCodec.INSTANCE,
+				RedisURI.builder()
+					.withHost("127.0.0.1")
+					.withPort(server.port())
+					.withAuthentication("nobody", TestSecrets.PASSWORD)
+					.build()));
+
+		assertThat(denied).isNotNull();
+		assertThat(this.channels.refusals().since(start)).startsWith("WRONGPASS").doesNotContain(TestSecrets.MARKER);
+		assertThat(this.channels.refusals().since(System.nanoTime())).as("only a refusal after the given time")
+			.isNull();
 	}
 
 	@Test
