@@ -60,14 +60,7 @@ class ConnectionFailureTests {
 
 	@Test
 	void aWrongPasswordIsAConnectionFailureThatNamesTheServersAnswerAndNotThePassword() {
-		RedisProcess server = track(RedisProcess.start("--requirepass", TestSecrets.PASSWORD));
-		BatchConnectionPool pool = track(BatchConnectionPool
-			.builder(RedisURI.builder()
-				.withHost("127.0.0.1")
-				.withPort(server.port())
-				.withPassword((TestSecrets.PASSWORD + "-wrong").toCharArray())
-				.build())
-			.build());
+		BatchConnectionPool pool = poolWithAWrongPassword();
 
 		BatchException failure = catchThrowableOfType(BatchException.class,
 				() -> incrementCounters(new StringBatchTemplate(pool), 10));
@@ -86,14 +79,7 @@ class ConnectionFailureTests {
 		// Lettuce reports some refused handshakes as closed ones (7 of 2,000 here on an
 		// idle machine, far more on a busy one): the batch's handler reads the refusal
 		// itself
-		RedisProcess server = track(RedisProcess.start("--requirepass", TestSecrets.PASSWORD));
-		BatchConnectionPool pool = track(BatchConnectionPool
-			.builder(RedisURI.builder()
-				.withHost("127.0.0.1")
-				.withPort(server.port())
-				.withPassword((TestSecrets.PASSWORD + "-wrong").toCharArray())
-				.build())
-			.build());
+		BatchConnectionPool pool = poolWithAWrongPassword();
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 
 		for (int attempt = 0; attempt < 300; attempt++) {
@@ -266,6 +252,21 @@ class ConnectionFailureTests {
 		Matcher waited = Pattern.compile("after (\\d+) ms").matcher(message);
 		assertThat(waited.find()).as(message).isTrue();
 		return Long.parseLong(waited.group(1));
+	}
+
+	/**
+	 * A pool whose password (from {@code RedisURI.builder().withPassword}) a server that
+	 * requires another refuses.
+	 */
+	private BatchConnectionPool poolWithAWrongPassword() {
+		RedisProcess server = track(RedisProcess.start("--requirepass", TestSecrets.PASSWORD));
+		return track(BatchConnectionPool
+			.builder(RedisURI.builder()
+				.withHost("127.0.0.1")
+				.withPort(server.port())
+				.withPassword((TestSecrets.PASSWORD + "-wrong").toCharArray())
+				.build())
+			.build());
 	}
 
 	private BatchConnectionPool pool(int port, int maxActive, Duration maxWait) {
