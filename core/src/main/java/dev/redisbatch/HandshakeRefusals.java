@@ -2,7 +2,7 @@ package dev.redisbatch;
 
 import java.nio.charset.StandardCharsets;
 
-import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -56,8 +56,9 @@ final class HandshakeRefusals {
 	}
 
 	/**
-	 * The failure to open a connection, as the server's refusal when Lettuce reported a
-	 * closed connection and a refusal came since the attempt started.
+	 * The failure to open a connection, as the server's refusal (an error reply, as
+	 * Lettuce reports one it did not lose) when Lettuce reported a closed connection and
+	 * a refusal came since the attempt started.
 	 * @param failure what opening the connection threw
 	 * @param start when the attempt started, a {@link System#nanoTime()} value
 	 * @return the failure to throw
@@ -67,7 +68,9 @@ final class HandshakeRefusals {
 		if (refusal == null) {
 			return failure;
 		}
-		RedisConnectionException refused = new RedisConnectionException(refusal);
+		// the type Lettuce gives a refusal it did not lose, so that the message reads the
+		// same either way
+		RedisCommandExecutionException refused = new RedisCommandExecutionException(refusal);
 		refused.addSuppressed(failure);
 		return refused;
 	}

@@ -2,6 +2,7 @@ package dev.redisbatch;
 
 import java.nio.charset.StandardCharsets;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -52,7 +53,7 @@ class HandshakeRefusalsTests {
 		this.refusals.note(bytes("-WRONGPASS invalid username-password pair\r\n"));
 
 		RuntimeException explained = this.refusals.explain(closed, start);
-		assertThat(explained).isInstanceOf(RedisConnectionException.class)
+		assertThat(explained).isInstanceOf(RedisCommandExecutionException.class)
 			.hasMessage("WRONGPASS invalid username-password pair")
 			.hasSuppressedException(closed);
 		assertThat(this.refusals.explain(refused, start)).isSameAs(refused);
