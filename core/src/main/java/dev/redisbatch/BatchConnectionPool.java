@@ -126,19 +126,10 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * Opens batch connections with the URI. A refused handshake that Lettuce reported as
-	 * a closed connection fails with the server's answer.
+	 * Opens batch connections with the URI (see {@link HandshakeRefusals#open}).
 	 */
 	private Supplier<StatefulConnection<byte[], byte[]>> connector(RedisURI uri) {
-		return () -> {
-			long start = System.nanoTime();
-			try {
-				return this.client.connect(ByteArrayCodec.INSTANCE, uri);
-			}
-			catch (RuntimeException ex) {
-				throw this.channels.refusals().explain(ex, start);
-			}
-		};
+		return () -> this.channels.refusals().open(() -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
 	}
 
 	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {

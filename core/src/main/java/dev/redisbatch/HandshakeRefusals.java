@@ -1,19 +1,23 @@
 package dev.redisbatch;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The servers' refusals of the handshakes of one pool's connections ({@code WRONGPASS},
- * say), as each connection's {@link Wire} read them.
+ * Opens one pool's connections, minding how their handshakes end: the servers' refusals
+ * ({@code WRONGPASS}, say), as each connection's {@link Wire} read them, and handshakes
+ * cut short.
  * <p>
  * Lettuce sometimes reports a refused handshake as a closed connection:
  * {@code Connection closed prematurely} or {@code RedisHandshakeHandler not registered}
  * (see {@link LettuceInternals#handshakeAnswerLost}). The failure to open a connection
- * then says what the server answered instead.
+ * then says what the server answered instead. A connection really closed during its
+ * handshake (by a proxy, say) is opened once more, as one closed before its first command
+ * is: nothing was sent on it.
  */
 final class HandshakeRefusals {
 
@@ -23,6 +27,35 @@ final class HandshakeRefusals {
 	private static final int MAX_BYTES = 200;
 
 	private volatile @Nullable Refusal last;
+
+	/**
+	 * Open a connection; once more when the first closed during its handshake.
+	 * @param connect opens a connection
+	 * @return the open connection
+	 * @throws RuntimeException what opening it threw, with the server's refusal in place
+	 * of Lettuce's report of a closed connection
+	 */
+	<T> T open(Supplier<T> connect) {
+		try {
+			return openOnce(connect);
+		}
+		catch (RuntimeException ex) {
+			if (!LettuceInternals.handshakeAnswerLost(ex)) {
+				throw ex;
+			}
+			return openOnce(connect);
+		}
+	}
+
+	private <T> T openOnce(Supplier<T> connect) {
+		long start = System.nanoTime();
+		try {
+			return connect.get();
+		}
+		catch (RuntimeException ex) {
+			throw explain(ex, start);
+		}
+	}
 
 	/**
 	 * Note a reply a new connection got, on its event loop.

@@ -473,21 +473,9 @@ final class NodePool {
 			this.socketOpen = socketOpen;
 		}
 
-		/**
-		 * Open a connection. One closed during its handshake (by a proxy, say) is opened
-		 * once more, as one closed before its first command is: nothing was sent on it.
-		 */
 		@Override
 		public StatefulConnection<byte[], byte[]> create() {
-			try {
-				return this.connector.get();
-			}
-			catch (RuntimeException ex) {
-				if (!LettuceInternals.handshakeAnswerLost(ex)) {
-					throw ex;
-				}
-				return this.connector.get();
-			}
+			return this.connector.get();
 		}
 
 		@Override
