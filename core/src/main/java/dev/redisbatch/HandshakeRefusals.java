@@ -9,15 +9,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Opens one pool's connections, minding how their handshakes end: the servers' refusals
- * ({@code WRONGPASS}, say), as each connection's {@link Wire} read them, and handshakes
- * cut short.
+ * ({@code WRONGPASS}, say), as each connection's {@link Wire} read them.
  * <p>
  * Lettuce sometimes reports a refused handshake as a closed connection:
  * {@code Connection closed prematurely} or {@code RedisHandshakeHandler not registered}
  * (see {@link LettuceInternals#handshakeAnswerLost}). The failure to open a connection
  * then says what the server answered instead. A connection really closed during its
- * handshake (by a proxy, say) is opened once more, as one closed before its first command
- * is: nothing was sent on it.
+ * handshake (by a proxy, say) keeps Lettuce's report: the pool replaces it once, as one
+ * closed before its first command ({@link NodePool#borrow()}).
  */
 final class HandshakeRefusals {
 
@@ -29,25 +28,13 @@ final class HandshakeRefusals {
 	private volatile @Nullable Refusal last;
 
 	/**
-	 * Open a connection; once more when the first closed during its handshake.
+	 * Open a connection.
 	 * @param connect opens a connection
 	 * @return the open connection
 	 * @throws RuntimeException what opening it threw, with the server's refusal in place
 	 * of Lettuce's report of a closed connection
 	 */
 	<T> T open(Supplier<T> connect) {
-		try {
-			return openOnce(connect);
-		}
-		catch (RuntimeException ex) {
-			if (!LettuceInternals.handshakeAnswerLost(ex)) {
-				throw ex;
-			}
-			return openOnce(connect);
-		}
-	}
-
-	private <T> T openOnce(Supplier<T> connect) {
 		long start = System.nanoTime();
 		try {
 			return connect.get();

@@ -258,8 +258,8 @@ final class NodePool {
 	 * Borrow a connection, waiting at most the pool's maximum wait.
 	 * <p>
 	 * A new connection that closed before it could be used (killed, or dropped by
-	 * something between, right after its handshake) is replaced once, within the same
-	 * wait: nothing was sent on it.
+	 * something between, during or right after its handshake) is replaced once, within
+	 * the same wait: nothing was sent on it.
 	 * @return an open connection
 	 * @throws BatchPoolExhaustedException if the maximum wait passed while every
 	 * connection was leased
@@ -289,7 +289,12 @@ final class NodePool {
 			try {
 				return this.pool.borrowObject(this.maxWait);
 			}
+			catch (ClosedBeforeUse ex) {
+				// closed during its handshake: thrown by the factory's create
+				return this.pool.borrowObject(remainingWait(start));
+			}
 			catch (NoSuchElementException ex) {
+				// closed after its handshake: found by the check on borrow
 				if (!(ex.getCause() instanceof ClosedBeforeUse)) {
 					throw ex;
 				}
@@ -429,8 +434,11 @@ final class NodePool {
 	 * {@link RedisConnectionFailureException} that names the server and what happened.
 	 */
 	private DataAccessException translate(Throwable ex) {
-		if (ex instanceof ClosedBeforeUse) {
-			return new RedisConnectionFailureException(Messages.closedBeforeUse(this.address));
+		if (ex instanceof ClosedBeforeUse closed) {
+			Throwable handshake = closed.getCause();
+			return (handshake != null)
+					? new RedisConnectionFailureException(Messages.cannotOpen(this.address, handshake), handshake)
+					: new RedisConnectionFailureException(Messages.closedBeforeUse(this.address));
 		}
 		if (ex instanceof DataAccessException dataAccess) {
 			return dataAccess;
@@ -439,15 +447,16 @@ final class NodePool {
 	}
 
 	/**
-	 * A connection that cannot be used, found on borrow: commons-pool2 ends the borrow
+	 * A connection that cannot be used. Found on borrow, commons-pool2 ends the borrow
 	 * with it as the cause when the connection was new (and moves on to the next one when
-	 * it was idle), so that it is not mistaken for an exhausted pool. No stack trace: it
-	 * never reaches a user.
+	 * it was idle), so that it is not mistaken for an exhausted pool. Thrown by the
+	 * factory's create, it carries Lettuce's report of a handshake cut short. No stack
+	 * trace: it never reaches a user.
 	 */
 	private static final class ClosedBeforeUse extends RuntimeException {
 
-		ClosedBeforeUse() {
-			super("closed before it could be used", null, false, false);
+		ClosedBeforeUse(@Nullable Throwable handshake) {
+			super("closed before it could be used", handshake, false, false);
 		}
 
 	}
@@ -473,9 +482,21 @@ final class NodePool {
 			this.socketOpen = socketOpen;
 		}
 
+		/**
+		 * Open a connection. One closed during its handshake is {@link ClosedBeforeUse},
+		 * so that the borrow replaces it.
+		 */
 		@Override
 		public StatefulConnection<byte[], byte[]> create() {
-			return this.connector.get();
+			try {
+				return this.connector.get();
+			}
+			catch (RuntimeException ex) {
+				if (LettuceInternals.handshakeAnswerLost(ex)) {
+					throw new ClosedBeforeUse(ex);
+				}
+				throw ex;
+			}
 		}
 
 		@Override
@@ -498,7 +519,7 @@ final class NodePool {
 			boolean usable = (pooled.getState() == PooledObjectState.RETURNING)
 					? connection.isOpen() && !this.retired.contains(connection) : usable(connection);
 			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
-				throw new ClosedBeforeUse();
+				throw new ClosedBeforeUse(null);
 			}
 			return usable;
 		}
