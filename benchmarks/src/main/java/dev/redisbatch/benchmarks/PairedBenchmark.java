@@ -3,6 +3,7 @@ package dev.redisbatch.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -41,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * reads sit outside the timed batches.
  * <p>
  * With {@code floor=true} ({@code run.sh --floor}) two {@link FloorClient}s join the
- * rotation, with and without the check on borrow: {@code floorCheckMicros},
+ * invocations, with and without the check on borrow: {@code floorCheckMicros},
  * {@code floorMicros}, their CPU, and {@code floorCheckRatio} and {@code floorRatio},
  * Jedis's time ÷ each floor's.
  * <p>
@@ -91,7 +92,14 @@ public class PairedBenchmark {
 	 */
 	private Strategy[] clients;
 
+	/**
+	 * The order of this invocation's batches, as indexes into {@link #clients}.
+	 */
+	private int[] order;
+
 	private int rotation;
+
+	private final SplittableRandom shuffle = new SplittableRandom(SEED);
 
 	private Workload data;
 
@@ -123,19 +131,39 @@ public class PairedBenchmark {
 		Strategy jedis = Strategies.create(Strategies.JEDIS, endpoint);
 		this.clients = this.floor ? new Strategy[] { batchTemplate, jedis, new FloorClient(endpoint, true),
 				new FloorClient(endpoint, false) } : new Strategy[] { batchTemplate, jedis };
+		this.order = new int[this.clients.length];
+		for (int i = 0; i < this.order.length; i++) {
+			this.order[i] = i;
+		}
 	}
 
 	/**
-	 * One batch with each client, the first one moving by one every time (with two
-	 * clients, the order is swapped every time).
+	 * One batch with each client. Two clients swap their order every time. More clients
+	 * (the floors) go in a new random order every time: in a fixed rotation each client
+	 * would always follow the same one, and a client that follows its own twin (the floor
+	 * without the check after the floor with it) finds the code and data of its batch
+	 * still in the caches, which made it look up to a microsecond faster per batch of
+	 * one.
 	 * @param times where the clients' times go
 	 */
 	@Benchmark
 	public void pair(PairTimes times) {
 		int count = this.clients.length;
-		this.rotation = (this.rotation + 1) % count;
-		for (int i = 0; i < count; i++) {
-			int client = (this.rotation + i) % count;
+		int[] order = this.order;
+		if (count == 2) {
+			order[0] = this.rotation;
+			order[1] = 1 - this.rotation;
+			this.rotation = 1 - this.rotation;
+		}
+		else {
+			for (int i = count - 1; i > 0; i--) {
+				int other = this.shuffle.nextInt(i + 1);
+				int kept = order[i];
+				order[i] = order[other];
+				order[other] = kept;
+			}
+		}
+		for (int client : order) {
 			measure(this.clients[client], times.tallies[client]);
 		}
 		times.pairs++;

@@ -58,8 +58,8 @@ final class PairedRun {
 	 * [--far-sizes 100,1000] [--forks 3] [--floor] [--concurrent] [--prof NAME[:OPTIONS]]}:
 	 * with {@code --far-sizes}, the cells at a distance take those sizes, and loopback
 	 * takes {@code --sizes}; with {@code --floor}, two {@link FloorClient}s are measured
-	 * in the same rotation; with {@code --concurrent}, only the concurrent scenario is
-	 * measured, in pairs ({@link PairedConcurrentBenchmark})
+	 * in the same invocations, in a random order; with {@code --concurrent}, only the
+	 * concurrent scenario is measured, in pairs ({@link PairedConcurrentBenchmark})
 	 */
 	static void run(String[] args) throws IOException, RunnerException {
 		Path out = Path.of("target", "results");
@@ -140,8 +140,9 @@ final class PairedRun {
 				+ "every interval is 95% (Student's t over the measured iterations of every fork). CPU is the "
 				+ "calling thread's, per batch."
 				+ (floor ? " The floor is one plain NIO socket and nothing else (FloorClient), measured in "
-						+ "the same rotation, with the check on borrow BatchTemplate makes (one selectNow before "
-						+ "the write) and without it." : "")
+						+ "the same invocations, with the check on borrow BatchTemplate makes (one selectNow before "
+						+ "the write) and without it; with the floors, the four clients go in a new random order "
+						+ "in every invocation." : "")
 				+ (concurrent ? " --concurrent: the concurrent scenario in pairs (PairedConcurrentBenchmark): "
 						+ SuitePlan.CONCURRENT_THREADS + " threads, each repeating a batch of "
 						+ SuitePlan.CONCURRENT_BATCH + " GETs of keys of its own with each client in turn "
