@@ -289,13 +289,8 @@ final class NodePool {
 			try {
 				return this.pool.borrowObject(this.maxWait);
 			}
-			catch (ClosedBeforeUse ex) {
-				// closed during its handshake: thrown by the factory's create
-				return this.pool.borrowObject(remainingWait(start));
-			}
-			catch (NoSuchElementException ex) {
-				// closed after its handshake: found by the check on borrow
-				if (!(ex.getCause() instanceof ClosedBeforeUse)) {
+			catch (RuntimeException ex) {
+				if (!closedBeforeUse(ex)) {
 					throw ex;
 				}
 				return this.pool.borrowObject(remainingWait(start));
@@ -313,6 +308,16 @@ final class NodePool {
 		catch (Exception ex) {
 			throw translate(ex);
 		}
+	}
+
+	/**
+	 * Whether a borrow failed on a new connection that closed before it could be used:
+	 * during its handshake (thrown by the factory's create as it is) or right after it
+	 * (found by the check on borrow, and given by commons-pool2 as the cause).
+	 */
+	private static boolean closedBeforeUse(RuntimeException ex) {
+		return ex instanceof ClosedBeforeUse
+				|| (ex instanceof NoSuchElementException && ex.getCause() instanceof ClosedBeforeUse);
 	}
 
 	private Duration remainingWait(long start) {

@@ -97,8 +97,6 @@ public class PairedBenchmark {
 	 */
 	private int[] order;
 
-	private int rotation;
-
 	private final SplittableRandom shuffle = new SplittableRandom(SEED);
 
 	private Workload data;
@@ -148,15 +146,14 @@ public class PairedBenchmark {
 	 */
 	@Benchmark
 	public void pair(PairTimes times) {
-		int count = this.clients.length;
 		int[] order = this.order;
-		if (count == 2) {
-			order[0] = this.rotation;
-			order[1] = 1 - this.rotation;
-			this.rotation = 1 - this.rotation;
+		if (order.length == 2) {
+			int first = order[0];
+			order[0] = order[1];
+			order[1] = first;
 		}
 		else {
-			for (int i = count - 1; i > 0; i--) {
+			for (int i = order.length - 1; i > 0; i--) {
 				int other = this.shuffle.nextInt(i + 1);
 				int kept = order[i];
 				order[i] = order[other];
