@@ -58,8 +58,8 @@ final class BenchmarkEnvironment {
 	 * The heap of every forked benchmark JVM: fixed, and touched before the run starts. A
 	 * service that has run for a while has touched its heap; without the pre-touch a 4 GB
 	 * heap is touched for the first time during the measurement, and each client pays
-	 * page faults in proportion to what it allocates (profiled in docs/performance.md,
-	 * tenth session).
+	 * page faults in proportion to what it allocates (profiled in
+	 * docs/performance/reply-path-log.md, tenth session).
 	 */
 	static final List<String> HEAP = List.of(HEAP_MIN, HEAP_MAX, PRE_TOUCH);
 
