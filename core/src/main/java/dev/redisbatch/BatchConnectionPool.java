@@ -287,6 +287,14 @@ public final class BatchConnectionPool implements AutoCloseable {
 	}
 
 	/**
+	 * The Netty channel of one of the pool's connections, or {@code null} when it is not
+	 * (or no longer) known: for tests.
+	 */
+	@Nullable Channel channelOf(StatefulConnection<?, ?> connection) {
+		return this.channels.channelOf(connection);
+	}
+
+	/**
 	 * The master that serves a slot, as the pool's view of the cluster topology says.
 	 * @throws RedisConnectionFailureException when the topology cannot be read or names
 	 * no master for the slot

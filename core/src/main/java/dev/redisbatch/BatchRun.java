@@ -74,6 +74,9 @@ final class BatchRun implements Lane.Events {
 	private @Nullable BatchResults results;
 
 	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
+		if (LettuceInternals.onEventLoop()) {
+			throw new IllegalStateException(Messages.onEventLoop(Thread.currentThread().getName()));
+		}
 		this.settings = settings;
 		OutcomeLedger outcomes = new OutcomeLedger();
 		this.ledger = outcomes;
@@ -503,10 +506,27 @@ final class BatchRun implements Lane.Events {
 		this.router.settleRerouted(this.ledger);
 	}
 
+	/**
+	 * Give every lane's connection back: one that fails to does not keep the others.
+	 */
 	private void releaseLeases() {
 		List<Lane> lanes = this.router.lanes();
+		RuntimeException failure = null;
 		for (int i = 0; i < lanes.size(); i++) {
-			lanes.get(i).releaseLease();
+			try {
+				lanes.get(i).releaseLease();
+			}
+			catch (RuntimeException ex) {
+				if (failure == null) {
+					failure = ex;
+				}
+				else {
+					failure.addSuppressed(ex);
+				}
+			}
+		}
+		if (failure != null) {
+			throw failure;
 		}
 	}
 

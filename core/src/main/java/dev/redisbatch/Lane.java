@@ -295,16 +295,28 @@ final class Lane {
 	}
 
 	private @Nullable Lease borrow() {
+		NodePool node = node();
+		StatefulConnection<byte[], byte[]> connection;
 		try {
-			NodePool node = node();
-			StatefulConnection<byte[], byte[]> connection = node.borrow();
-			Lease borrowed = new Lease(connection, node.wireOf(connection));
-			this.lease = borrowed;
-			return borrowed;
+			connection = node.borrow();
 		}
 		catch (RuntimeException ex) {
 			this.events.borrowFailed(this, ex);
 			return null;
+		}
+		try {
+			Lease borrowed = new Lease(connection, node.wireOf(connection));
+			this.lease = borrowed;
+			return borrowed;
+		}
+		catch (RuntimeException | Error ex) {
+			// borrowed, but not leased: it goes back closed, never lost to the pool
+			node.invalidate(connection);
+			if (ex instanceof RuntimeException failure) {
+				this.events.borrowFailed(this, failure);
+				return null;
+			}
+			throw ex;
 		}
 	}
 
@@ -329,6 +341,10 @@ final class Lane {
 			// replica): the connection never serves another chunk, and the chunk's buffer
 			// is never reused.
 			breakLease(on);
+		}
+		if (on.isBroken() && this.inFlight.isEmpty()) {
+			// the last chunk on a broken connection: what was read for it is released
+			on.end();
 		}
 		this.events.settled(this, settlement, alreadyLost);
 	}
@@ -375,12 +391,15 @@ final class Lane {
 
 	/**
 	 * Close a connection that broke or may still receive replies: it leaves the pool at
-	 * once.
+	 * once. The lease ends once no chunk waits on it: the chunks still in flight decode
+	 * what arrived before the close.
 	 */
 	private void breakLease(Lease broken) {
 		if (broken.markBroken()) {
-			broken.end();
 			node().invalidate(broken.connection());
+		}
+		if (this.inFlight.isEmpty()) {
+			broken.end();
 		}
 	}
 
@@ -399,17 +418,30 @@ final class Lane {
 			server.keepBuffer(spare);
 		}
 		Lease current = this.lease;
-		if (current != null && !current.isBroken()) {
-			if (current.end()) {
+		this.lease = null;
+		if (current == null) {
+			return;
+		}
+		if (current.isBroken()) {
+			// closed already; what it read is released
+			current.end();
+			return;
+		}
+		boolean fit = false;
+		try {
+			fit = current.end();
+		}
+		finally {
+			if (fit) {
 				node().release(current.connection());
 			}
 			else {
-				// a reply came that no chunk asked for: the connection is not reused
+				// a reply came that no chunk asked for (or ending the lease failed): the
+				// connection is not reused
 				current.markBroken();
 				node().invalidate(current.connection());
 			}
 		}
-		this.lease = null;
 	}
 
 	// ------------------------------------------------------------------ buffers

@@ -19,6 +19,8 @@ final class Lease {
 
 	private boolean checked;
 
+	private boolean ended;
+
 	Lease(StatefulConnection<byte[], byte[]> connection, Wire wire) {
 		this.connection = connection;
 		this.wire = wire;
@@ -80,11 +82,16 @@ final class Lease {
 	}
 
 	/**
-	 * End the lease: the connection's replies go to Lettuce again.
+	 * End the lease, once: the connection's replies go to Lettuce again, and what was
+	 * read for the lease is released.
 	 * @return whether the connection is fit for another batch: every reply of the lease
-	 * was read, and nothing else arrived
+	 * was read, nothing else arrived, and it did not break
 	 */
 	boolean end() {
+		if (this.ended) {
+			return false;
+		}
+		this.ended = true;
 		return this.replies.end() && !this.broken;
 	}
 

@@ -1,5 +1,8 @@
 package dev.redisbatch;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -29,8 +32,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
 import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
@@ -255,6 +260,44 @@ final class LettuceInternals {
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			return null;
+		}
+	}
+
+	// the calling thread
+
+	/**
+	 * Netty's {@code ThreadExecutorMap.currentExecutor()}, in an internal package of
+	 * Netty's: the event executor whose thread calls it. {@code null} in a Netty without
+	 * it.
+	 */
+	private static final @Nullable MethodHandle CURRENT_EXECUTOR = currentExecutorHandle();
+
+	private static @Nullable MethodHandle currentExecutorHandle() {
+		try {
+			Class<?> map = Class.forName("io.netty.util.internal.ThreadExecutorMap", false,
+					EventLoop.class.getClassLoader());
+			return MethodHandles.publicLookup()
+				.findStatic(map, "currentExecutor", MethodType.methodType(EventExecutor.class));
+		}
+		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Whether the calling thread is a Netty event loop's (Lettuce's, or Reactor Netty's),
+	 * which must never wait for replies.
+	 */
+	static boolean onEventLoop() {
+		MethodHandle current = CURRENT_EXECUTOR;
+		if (current == null) {
+			return false;
+		}
+		try {
+			return (EventExecutor) current.invokeExact() instanceof EventLoop;
+		}
+		catch (Throwable ex) {
+			return false;
 		}
 	}
 

@@ -188,6 +188,11 @@ final class Messages {
 				+ "(use parallelism for concurrent chunks)";
 	}
 
+	static String onEventLoop(String thread) {
+		return "A batch cannot run on a Netty event loop (thread '" + thread + "'): it waits for replies that an event "
+				+ "loop reads. Run it from another thread: executeAsync(...), or ReactiveBatchTemplate in reactive code";
+	}
+
 	static String responseNotComplete(int index) {
 		return "Response #" + index
 				+ " is not complete yet: read it after execute(...) returns, not inside the batch callback";

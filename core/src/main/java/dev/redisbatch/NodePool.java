@@ -213,11 +213,12 @@ final class NodePool {
 	/**
 	 * Whether a connection's socket is still open, as far as its batch handler can tell
 	 * now: when the batch's thread reads the socket, the event loop does not, and only a
-	 * read finds that the server closed it.
+	 * read finds that the server closed it. A connection whose handler is no longer known
+	 * is closed: its channel closed, and the event loop has yet to tell Lettuce.
 	 */
 	private boolean stillOpen(StatefulConnection<byte[], byte[]> connection) {
 		Wire wire = this.wires.apply(connection);
-		return wire == null || wire.checkOpen();
+		return wire != null && wire.checkOpen();
 	}
 
 	/**

@@ -26,8 +26,20 @@ final class Replies {
 
 	private boolean unreadable;
 
+	/**
+	 * Whether the lease ended: what arrives after it is released, never decoded.
+	 */
+	private boolean ended = true;
+
 	Replies(Wire wire) {
 		this.wire = wire;
+	}
+
+	/**
+	 * A lease starts.
+	 */
+	void begin() {
+		this.ended = false;
 	}
 
 	/**
@@ -69,6 +81,14 @@ final class Replies {
 	 * Decode what has arrived, into the oldest chunks first.
 	 */
 	void decodeReceived() {
+		if (this.ended) {
+			// the lease ended early (its connection broke): nothing waits for these
+			ByteBuf late;
+			while ((late = this.wire.poll()) != null) {
+				late.release();
+			}
+			return;
+		}
 		// one buffer at a time: what is left of one before the next is added is then the
 		// start of one reply, not the whole buffer
 		ByteBuf next = this.wire.poll();
@@ -139,6 +159,7 @@ final class Replies {
 	 * connection can serve another batch
 	 */
 	boolean end() {
+		this.ended = true;
 		boolean clean = this.written.isEmpty() && !this.bytes.isReadable();
 		clean &= this.wire.endLease();
 		this.written.clear();

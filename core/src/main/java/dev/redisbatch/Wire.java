@@ -6,8 +6,9 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -284,12 +285,26 @@ final class Wire extends ChannelDuplexHandler {
 	 * @return where the lease decodes them
 	 */
 	Replies lease() {
-		while (!this.state.compareAndSet(IDLE, LEASED)) {
+		while (true) {
+			if (this.held.any() && !onEventLoop(this::writeHeld)) {
+				// Lettuce's writes from the lease before go first: the event loop is gone
+				leaseClosed();
+				break;
+			}
+			if (this.state.compareAndSet(IDLE, LEASED)) {
+				if (!this.held.any()) {
+					break;
+				}
+				// a write of Lettuce's was held by the lease before, a moment ago: it
+				// goes
+				// first, or a thread that runs one batch after another would hold it
+				// for ever
+				this.state.set(IDLE);
+				continue;
+			}
 			// Lettuce awaits replies of its own (or, wrongly, another lease holds it)
 			if (this.state.get() == LEASED || !awaitLettuce()) {
-				// the connection is closed: the lease's chunks are not sent
-				fail();
-				this.state.set(LEASED);
+				leaseClosed();
 				break;
 			}
 		}
@@ -298,6 +313,7 @@ final class Wire extends ChannelDuplexHandler {
 			current = new Replies(this);
 			this.replies = current;
 		}
+		current.begin();
 		CallerSocket direct = callerSocket();
 		boolean callerReads = direct != null && CallerSocket.callerMayWait();
 		if (callerReads != this.callerReads) {
@@ -317,34 +333,54 @@ final class Wire extends ChannelDuplexHandler {
 	}
 
 	/**
+	 * The connection is closed, or could not be made ready for the lease: the lease's
+	 * chunks are not sent.
+	 */
+	private void leaseClosed() {
+		fail();
+		this.state.set(LEASED);
+	}
+
+	/**
 	 * Let the event loop read the socket, or stop it, and wait until it did: the bytes it
 	 * read before are queued (or went to Lettuce) before the batch's thread reads any.
 	 */
 	private void switchReader(boolean eventLoopReads) {
+		if (!onEventLoop((ctx) -> readOnEventLoop(ctx, eventLoopReads))) {
+			fail();
+		}
+	}
+
+	/**
+	 * Run a task on the connection's event loop, and wait until it ran.
+	 * @return {@code false} when it did not run: the event loop is shut down (so is the
+	 * connection) or stuck, or the waiting thread was interrupted (its flag stays set)
+	 */
+	private boolean onEventLoop(Consumer<ChannelHandlerContext> task) {
 		ChannelHandlerContext ctx = this.context;
 		if (ctx == null) {
-			return;
+			return false;
 		}
 		if (ctx.executor().inEventLoop()) {
-			readOnEventLoop(ctx, eventLoopReads);
-			return;
+			task.accept(ctx);
+			return true;
 		}
 		// a CompletableFuture parks the waiting thread, without pinning a virtual one
-		CompletableFuture<Void> switched = new CompletableFuture<>();
+		CompletableFuture<Void> ran = new CompletableFuture<>();
 		try {
 			ctx.executor().execute(() -> {
-				readOnEventLoop(ctx, eventLoopReads);
-				switched.complete(null);
+				task.accept(ctx);
+				ran.complete(null);
 			});
-			switched.get(SWITCH_SECONDS, TimeUnit.SECONDS);
+			ran.get(SWITCH_SECONDS, TimeUnit.SECONDS);
+			return true;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			fail();
+			return false;
 		}
 		catch (ExecutionException | TimeoutException | RuntimeException ex) {
-			// the event loop is shut down (so is the connection), or stuck
-			fail();
+			return false;
 		}
 	}
 
@@ -388,10 +424,22 @@ final class Wire extends ChannelDuplexHandler {
 		this.state.set(IDLE);
 		boolean clean = nothingReceived();
 		releaseReceived();
+		ChannelHandlerContext ctx = this.context;
+		if (ctx == null) {
+			return clean;
+		}
+		if (!this.callerReads && !ctx.channel().config().isAutoRead()) {
+			// the replies read ahead reached the cap and were all taken: between leases
+			// Lettuce's replies and the server's close must be read
+			ctx.channel().config().setAutoRead(true);
+		}
 		if (this.held.any()) {
-			ChannelHandlerContext ctx = this.context;
-			if (ctx != null) {
+			try {
 				ctx.executor().execute(() -> writeHeld(ctx));
+			}
+			catch (RejectedExecutionException ex) {
+				// the event loop is shut down, and the connection with it
+				this.held.failAll();
 			}
 		}
 		return clean;
@@ -432,6 +480,21 @@ final class Wire extends ChannelDuplexHandler {
 
 	boolean isClosed() {
 		return this.closed;
+	}
+
+	/**
+	 * Whether a batch leases the connection: for tests.
+	 */
+	boolean isLeased() {
+		return this.state.get() == LEASED;
+	}
+
+	/**
+	 * Whether Lettuce wrote on the connection during a lease, and its writes wait for the
+	 * lease to end: for tests.
+	 */
+	boolean holdsWrites() {
+		return this.held.any();
 	}
 
 	/**

@@ -8,24 +8,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
 import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TcpProxy;
-import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import dev.redisbatch.testsupport.TestCertificates;
 import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.netty.channel.Channel;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +46,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * them, a connection closed in the middle of a reply, a password rotated during a batch,
  * and TLS.
  */
+@ExtendWith(NettyLeakDetection.class)
 class ReplyPathTests {
 
 	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$4\r\nkey7\r\n";
@@ -207,21 +215,102 @@ class ReplyPathTests {
 	}
 
 	@Test
+	void aConnectionWhoseRepliesFilledTheReadAheadCapReadsAgainAfterACleanLease() throws Exception {
+		TlsServer tls = tlsServer();
+		// 64 replies of "$1048576\r\n", the value and "\r\n": 768 bytes more than the
+		// cap,
+		// so that the event loop stops reading only once every reply is queued
+		String value = "v".repeat(1 << 20);
+		List<String> keys = new ArrayList<>();
+		Map<String, String> entries = new LinkedHashMap<>();
+		for (int i = 0; i < 64; i++) {
+			keys.add("big" + i);
+			entries.put("big" + i, value);
+		}
+		new StringBatchTemplate(track(BatchConnectionPool.builder(uri(tls.server().port())).build())).setAll(entries,
+				null);
+		BatchConnectionPool pool = track(BatchConnectionPool.builder(tls.uri()).maxActive(1).build());
+		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(64).build());
+		template.getAll(List.of("warm"));
+		StatefulConnection<byte[], byte[]> connection = pool.server().borrow();
+		Channel channel = pool.channelOf(connection);
+		pool.server().release(connection);
+		List<Response<String>> values = new ArrayList<>();
+
+		template.execute((batch) -> {
+			for (String key : keys) {
+				values.add(batch.get(key));
+			}
+			// the chunk went out when it filled: the batch's thread takes no reply until
+			// every one is queued and the event loop has stopped reading
+			await().atMost(Duration.ofSeconds(30)).until(() -> !channel.config().isAutoRead());
+		});
+
+		assertThat(values).allSatisfy((response) -> assertThat(response.get()).hasSize(1 << 20));
+		assertThat(channel.config().isAutoRead()).as("the event loop reads the connection again").isTrue();
+		StatefulRedisConnection<byte[], byte[]> same = (StatefulRedisConnection<byte[], byte[]>) pool.server().borrow();
+		try {
+			assertThat(same.async().ping().get(10, TimeUnit.SECONDS)).isEqualTo("PONG");
+		}
+		finally {
+			pool.server().release(same);
+		}
+		assertThat(pool.getCreatedCount()).isOne();
+	}
+
+	@Test
+	void aReauthenticationHeldDuringALeaseGoesOutBeforeTheNextLeaseStarts() throws Exception {
+		RedisProcess server = serverWithTwoUsers();
+		StreamingCredentials credentials = new StreamingCredentials("first", "one");
+		BatchConnectionPool pool = track(BatchConnectionPool
+			.builder(RedisURI.builder()
+				.withHost("127.0.0.1")
+				.withPort(server.port())
+				.withAuthentication(credentials)
+				.build())
+			.reauthenticate(ReauthenticateBehavior.ON_NEW_CREDENTIALS)
+			.maxActive(1)
+			.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(1).build());
+		assertThat(whoAmI(template)).isEqualTo("first");
+		StatefulConnection<byte[], byte[]> connection = pool.server().borrow();
+		Channel channel = pool.channelOf(connection);
+		pool.server().release(connection);
+		Wire wire = channel.pipeline().get(Wire.class);
+		Thread batchThread = Thread.currentThread();
+		AtomicBoolean nextBatchStarted = new AtomicBoolean();
+
+		template.execute((batch) -> {
+			batch.incr("counter");
+			credentials.rotate("second", "two");
+			await().atMost(Duration.ofSeconds(10)).until(wire::holdsWrites);
+			// whatever the end of this lease hands the event loop runs only once the next
+			// lease has started, or waits for the event loop: as when the batch's thread
+			// starts its next batch before the event loop wakes up
+			channel.eventLoop()
+				.execute(() -> await().atMost(Duration.ofSeconds(10))
+					.until(() -> nextBatchStarted.get()
+							&& (wire.isLeased() || LockSupport.getBlocker(batchThread) != null)));
+		});
+		nextBatchStarted.set(true);
+
+		assertThat(whoAmI(template)).as("the next batch runs as the new user").isEqualTo("second");
+		assertThat(server.call("GET", "counter")).isEqualTo("1");
+		assertThat(pool.getCreatedCount()).as("no connection was replaced").isOne();
+	}
+
+	private static String whoAmI(StringBatchTemplate template) {
+		AtomicReference<Response<String>> user = new AtomicReference<>();
+		template
+			.execute((batch) -> user.set(batch.command("ACL", CommandReply.string(), (args) -> args.arg("WHOAMI"))));
+		return user.get().get();
+	}
+
+	@Test
 	void aHundredThousandGetsOverTls() {
-		assumeTrue(RedisServerBinary.locate().tls(), "the redis-server binary has no TLS support");
-		TestCertificates authority = TestCertificates.authority("redis-batch-reply-path-ca");
-		ServerCertificate certificate = authority.issue("localhost", "dns:localhost,ip:127.0.0.1");
-		int tlsPort = FreePorts.next();
-		RedisProcess server = track(RedisProcess.start("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
-				certificate.certificate().toString(), "--tls-key-file", certificate.privateKey().toString(),
-				"--tls-ca-cert-file", authority.caCertificate().toString(), "--tls-auth-clients", "no"));
-		RedisURI uri = RedisURI.builder()
-			.withHost("127.0.0.1")
-			.withPort(tlsPort)
-			.withSsl(true)
-			.withVerifyPeer(SslVerifyMode.NONE)
-			.build();
-		StringBatchTemplate template = new StringBatchTemplate(track(BatchConnectionPool.builder(uri).build()));
+		TlsServer tls = tlsServer();
+		RedisProcess server = tls.server();
+		StringBatchTemplate template = new StringBatchTemplate(track(BatchConnectionPool.builder(tls.uri()).build()));
 		Map<String, String> entries = new HashMap<>();
 		List<String> keys = new ArrayList<>();
 		for (int i = 0; i < 100_000; i++) {
@@ -239,11 +328,38 @@ class ReplyPathTests {
 	}
 
 	/**
+	 * A server that takes TLS connections (and plaintext ones, for loading data), and the
+	 * URI of its TLS port.
+	 */
+	private TlsServer tlsServer() {
+		assumeTrue(RedisServerBinary.locate().tls(), "the redis-server binary has no TLS support");
+		TestCertificates authority = TestCertificates.authority("redis-batch-reply-path-ca");
+		ServerCertificate certificate = authority.issue("localhost", "dns:localhost,ip:127.0.0.1");
+		int tlsPort = FreePorts.next();
+		RedisProcess server = track(RedisProcess.start("--tls-port", String.valueOf(tlsPort), "--tls-cert-file",
+				certificate.certificate().toString(), "--tls-key-file", certificate.privateKey().toString(),
+				"--tls-ca-cert-file", authority.caCertificate().toString(), "--tls-auth-clients", "no"));
+		RedisURI uri = RedisURI.builder()
+			.withHost("127.0.0.1")
+			.withPort(tlsPort)
+			.withSsl(true)
+			.withVerifyPeer(SslVerifyMode.NONE)
+			.build();
+		return new TlsServer(server, uri);
+	}
+
+	private record TlsServer(RedisProcess server, RedisURI uri) {
+	}
+
+	/**
 	 * A server with the ACL users {@code first} (password {@code one}) and {@code second}
 	 * (password {@code two}).
 	 */
 	private RedisProcess serverWithTwoUsers() {
-		RedisProcess server = track(RedisProcess.start());
+		return withTwoUsers(track(RedisProcess.start()));
+	}
+
+	private static RedisProcess withTwoUsers(RedisProcess server) {
 		server.call("ACL", "SETUSER", "first", "on", ">one", "~*", "+@all");
 		server.call("ACL", "SETUSER", "second", "on", ">two", "~*", "+@all");
 		return server;
