@@ -31,6 +31,11 @@ import org.jspecify.annotations.Nullable;
  * the end of the event loop's current turn. Every drain ends with a flush, so a flush is
  * deferred to the end of the turn, never held back.
  * <p>
+ * A close or disconnect from a caller's thread takes the same way as the writes: what a
+ * thread wrote before it closes the connection leaves before the close, even when another
+ * thread's drain is still on its way to the event loop. On the event loop it goes at
+ * once, as Netty's own does.
+ * <p>
  * When the event loop is shut down, the writes waiting for it fail with Netty's
  * rejection, as a write Netty cannot hand to its event loop does.
  */
@@ -61,7 +66,7 @@ final class CallerWrites extends ChannelOutboundHandlerAdapter {
 			ctx.write(msg, promise);
 		}
 		else {
-			enqueue(ctx, new Pending(msg, promise));
+			enqueue(ctx, new Pending(Pending.WRITE, msg, promise));
 		}
 	}
 
@@ -69,7 +74,40 @@ final class CallerWrites extends ChannelOutboundHandlerAdapter {
 	public void flush(ChannelHandlerContext ctx) {
 		// Every drain ends with a flush: while one is due, it carries this flush too.
 		if (this.waiting.get() == null) {
-			enqueue(ctx, new Pending(null, null));
+			enqueue(ctx, new Pending(Pending.FLUSH, null, null));
+		}
+	}
+
+	@Override
+	public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+		endAfterWrites(ctx, Pending.CLOSE, promise);
+	}
+
+	@Override
+	public void disconnect(ChannelHandlerContext ctx, ChannelPromise promise) {
+		endAfterWrites(ctx, Pending.DISCONNECT, promise);
+	}
+
+	/**
+	 * Close or disconnect once every write queued before has gone down the pipeline.
+	 */
+	private void endAfterWrites(ChannelHandlerContext ctx, int kind, ChannelPromise promise) {
+		if (ctx.channel().eventLoop().inEventLoop()) {
+			// at once, as Netty's own close there: before the writes of other threads
+			// that wait for the event loop
+			end(ctx, kind, promise);
+		}
+		else {
+			enqueue(ctx, new Pending(kind, null, promise));
+		}
+	}
+
+	private static void end(ChannelHandlerContext ctx, int kind, ChannelPromise promise) {
+		if (kind == Pending.CLOSE) {
+			ctx.close(promise);
+		}
+		else {
+			ctx.disconnect(promise);
 		}
 	}
 
@@ -102,6 +140,10 @@ final class CallerWrites extends ChannelOutboundHandlerAdapter {
 			if (pending.message != null && pending.promise != null) {
 				ctx.write(pending.message, pending.promise);
 			}
+			else if (pending.kind != Pending.FLUSH && pending.promise != null) {
+				ctx.flush();
+				end(ctx, pending.kind, pending.promise);
+			}
 		}
 		ctx.flush();
 	}
@@ -123,17 +165,29 @@ final class CallerWrites extends ChannelOutboundHandlerAdapter {
 
 	private static void fail(@Nullable Pending pending, Throwable cause) {
 		for (; pending != null; pending = pending.next) {
-			if (pending.message != null && pending.promise != null) {
+			if (pending.message != null) {
 				ReferenceCountUtil.release(pending.message);
+			}
+			if (pending.promise != null) {
 				pending.promise.tryFailure(cause);
 			}
 		}
 	}
 
 	/**
-	 * A write waiting for the drain, or a flush when it has no message.
+	 * A write, a flush, a close or a disconnect waiting for the drain.
 	 */
 	private static final class Pending {
+
+		static final int WRITE = 0;
+
+		static final int FLUSH = 1;
+
+		static final int CLOSE = 2;
+
+		static final int DISCONNECT = 3;
+
+		final int kind;
 
 		final @Nullable Object message;
 
@@ -141,7 +195,8 @@ final class CallerWrites extends ChannelOutboundHandlerAdapter {
 
 		@Nullable Pending next;
 
-		Pending(@Nullable Object message, @Nullable ChannelPromise promise) {
+		Pending(int kind, @Nullable Object message, @Nullable ChannelPromise promise) {
+			this.kind = kind;
 			this.message = message;
 			this.promise = promise;
 		}
