@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ArrayOutput;
 import io.lettuce.core.output.BooleanOutput;
@@ -19,6 +20,7 @@ import io.lettuce.core.protocol.RedisStateMachine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * errors between successes, push frames between replies, and the replies that are not a
  * command's ({@code MULTI}, {@code QUEUED}, {@code EXEC}'s header, {@code ASKING}).
  */
+@ExtendWith(NettyLeakDetection.class)
 class ChunkDecodingTests {
 
 	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n";

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import dev.redisbatch.testsupport.Closeables;
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.RespConnection;
@@ -24,6 +25,7 @@ import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -33,6 +35,7 @@ import static org.awaitility.Awaitility.await;
  * Faults against real redis-server processes: every command is accounted for, nothing is
  * silently lost or run twice, nothing blocks forever, nothing leaks.
  */
+@ExtendWith(NettyLeakDetection.class)
 class FaultTests {
 
 	@AutoClose

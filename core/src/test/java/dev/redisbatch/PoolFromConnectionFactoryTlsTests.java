@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
-import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import dev.redisbatch.testsupport.TestCertificates;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.SslVerifyMode;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -32,6 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * verification mode and the trust material of its client options apply to batches,
  * against a server whose certificate is issued by a test authority to another host name.
  */
+@ExtendWith(NettyLeakDetection.class)
 class PoolFromConnectionFactoryTlsTests {
 
 	private static TestCertificates authority;

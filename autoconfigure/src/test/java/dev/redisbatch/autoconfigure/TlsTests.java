@@ -6,13 +6,15 @@ import dev.redisbatch.BatchException;
 import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
-import dev.redisbatch.testsupport.TestCertificates;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
+import dev.redisbatch.testsupport.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -28,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * bundles with hostname verification on, and a certificate that is not trusted or names
  * another host fails closed.
  */
+@ExtendWith(NettyLeakDetection.class)
 class TlsTests {
 
 	private static TestCertificates authority;

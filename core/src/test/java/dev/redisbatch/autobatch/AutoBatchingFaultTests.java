@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -34,6 +35,7 @@ import io.netty.channel.ChannelPromise;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Lettuce ends it without auto-batching (failed, or sent again after the reconnect under
  * Lettuce's own rules), and none passes auto-batching twice on a connection.
  */
+@ExtendWith(NettyLeakDetection.class)
 class AutoBatchingFaultTests {
 
 	private static final int CALLERS = 8;
