@@ -18,12 +18,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every Java example in the documentation is code that compiles: each fenced {@code java}
  * block in {@code README.md} and {@code docs/*.md} is preceded by a
  * {@code <!-- snippet: path -->} comment, and appears verbatim (ignoring white space) in
- * that source file, which the build compiles and tests run.
+ * that source file, which the build compiles and tests run. A block that starts with its
+ * imports (or its package line) is the whole file from there to its end, so that it
+ * compiles as printed.
  */
 class DocumentationSnippetsTests {
 
 	private static final Pattern BLOCK = Pattern.compile("(?:<!-- snippet: (\\S+) -->\\s*\\n)?```java\\n(.*?)```",
 			Pattern.DOTALL);
+
+	private static final Pattern WHOLE_FILE = Pattern.compile("\\s*(package|import) ");
+
+	private static final Pattern PACKAGE_LINE = Pattern.compile("^\\s*package [^;]+;");
 
 	private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
@@ -46,8 +52,15 @@ class DocumentationSnippetsTests {
 					problems.add(where + ": " + source + " does not exist");
 					continue;
 				}
-				if (!squash(Files.readString(file, StandardCharsets.UTF_8)).contains(squash(matcher.group(2)))) {
+				String code = Files.readString(file, StandardCharsets.UTF_8);
+				String example = matcher.group(2);
+				if (!squash(code).contains(squash(example))) {
 					problems.add(where + ": the example is not in " + source);
+				}
+				else if (WHOLE_FILE.matcher(example).lookingAt() && !squash(example).equals(squash(code))
+						&& !squash(example).equals(squash(PACKAGE_LINE.matcher(code).replaceFirst("")))) {
+					problems
+						.add(where + ": the example starts as a whole file does, but is not the whole of " + source);
 				}
 				checked++;
 			}

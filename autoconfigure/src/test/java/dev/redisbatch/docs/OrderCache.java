@@ -8,9 +8,6 @@ import dev.redisbatch.StringBatchTemplate;
 
 import org.springframework.stereotype.Service;
 
-/**
- * The getting-started example: write and read many keys in one batch.
- */
 @Service
 public class OrderCache {
 

@@ -39,7 +39,9 @@ class ConcurrentComparisonTests extends SampleAppAgainstOwnRedis {
 		assertThat(rows.get(1).get("strategy").asString()).isEqualTo("auto-batching-on");
 		for (JsonNode row : rows) {
 			assertThat(row.get("commands").asLong()).isPositive();
-			assertThat(row.get("commandsPerSecond").asDouble()).isPositive();
+			// a whole number, as opsPerSecond is everywhere else
+			assertThat(row.get("commandsPerSecond").isIntegralNumber()).isTrue();
+			assertThat(row.get("commandsPerSecond").asLong()).isPositive();
 			assertThat(row.get("p99Micros").asDouble()).isGreaterThanOrEqualTo(row.get("p50Micros").asDouble());
 		}
 		assertThat(rows.get(0).get("commandsPerWrite").isNull()).isTrue();
@@ -52,7 +54,8 @@ class ConcurrentComparisonTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "threads=0", "threads=257", "threads=abc", "millis=99", "millis=10001", "millis=-5" })
+	@ValueSource(strings = { "threads=0", "threads=257", "threads=abc", "threads=99999999999", "millis=99",
+			"millis=10001", "millis=-5", "millis=-99999999999" })
 	void badInputsGetAProblemDetailBeforeAnyRedisIo(String query) {
 		Map<String, String> before = RedisTestServer.commandStats(redis);
 
@@ -63,6 +66,19 @@ class ConcurrentComparisonTests extends SampleAppAgainstOwnRedis {
 		assertThat(reply.body().get("detail").asString()).startsWith(query.substring(0, query.indexOf('=')));
 		assertThat(RedisTestServer.commandStats(redis)).isEqualTo(before);
 		assertThat(RedisTestServer.keys(redis)).isEmpty();
+	}
+
+	@Test
+	void wholeNumbersTooLargeForAnIntAreToldTheBound() {
+		Reply threads = this.client.get("/redis/concurrent?threads=99999999999");
+		Reply millis = this.client.get("/redis/concurrent?millis=-99999999999");
+
+		assertThat(threads.status()).isEqualTo(400);
+		assertThat(threads.body().get("detail").asString())
+			.isEqualTo("threads must be less than or equal to 256, got 99999999999");
+		assertThat(millis.status()).isEqualTo(400);
+		assertThat(millis.body().get("detail").asString())
+			.isEqualTo("millis must be greater than or equal to 100, got -99999999999");
 	}
 
 }

@@ -81,7 +81,7 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "0", "-1", "abc", "5001", "99999999999", "1.5" })
+	@ValueSource(strings = { "0", "-1", "abc", "5001", "2147483648", "99999999999999999999", "-99999999999", "1.5" })
 	void badCountsGetAProblemDetailBeforeAnyRedisIo(String count) {
 		Map<String, String> before = RedisTestServer.commandStats(redis);
 
@@ -108,6 +108,35 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 			.isEqualTo("count must be less than or equal to 5000 (sample.max-count)");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "2147483648", "99999999999999999999" })
+	void aWholeNumberTooLargeForACountIsToldTheMaximum(String count) {
+		Reply reply = this.client.get("/redis/pipeline/" + count);
+
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.body().get("detail").asString())
+			.isEqualTo("count must be less than or equal to 5000 (sample.max-count), got " + count);
+	}
+
+	@Test
+	void aNegativeWholeNumberTooLargeForACountIsToldTheMinimum() {
+		Reply reply = this.client.get("/redis/sweep/-99999999999");
+
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.body().get("detail").asString())
+			.isEqualTo("count must be greater than or equal to 1, got -99999999999");
+	}
+
+	@Test
+	void aCountOfAThousandDigitsIsRepeatedOnlyInPart() {
+		Reply reply = this.client.get("/redis/pipeline/" + "9".repeat(1000));
+
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.body().get("detail").asString())
+			.isEqualTo("count must be less than or equal to 5000 (sample.max-count), got " + "9".repeat(32)
+					+ "… (1000 characters)");
+	}
+
 	@Test
 	void theMaximumCountItselfIsAccepted() {
 		assertThat(this.client.get("/redis/pipeline/5000").status()).isEqualTo(200);
@@ -122,10 +151,27 @@ class TimingEndpointsTests extends SampleAppAgainstOwnRedis {
 		Reply operation = this.client.get("/redis/compare/10?operation=del");
 
 		assertThat(strategy.status()).isEqualTo(400);
-		assertThat(strategy.body().get("detail").asString()).contains("1 unknown");
+		assertThat(strategy.contentType()).isEqualTo("application/problem+json");
+		assertThat(strategy.body().get("detail").asString()).startsWith("strategies must be among [")
+			.contains("batch-template")
+			.endsWith("]; unknown: nope");
 		assertThat(operation.status()).isEqualTo(400);
 		assertThat(operation.body().get("detail").asString()).isEqualTo("operation must be set or get");
 		assertThat(RedisTestServer.commandStats(redis)).isEqualTo(before);
+	}
+
+	@Test
+	void manyOrLongUnknownStrategiesAreNamedOnlyInPart() {
+		String hundred = "x".repeat(100);
+
+		Reply many = this.client.get("/redis/compare/10?strategies=a,b,c,d,e,a");
+		Reply longName = this.client.get("/redis/compare/10?strategies=" + hundred);
+
+		assertThat(many.status()).isEqualTo(400);
+		assertThat(many.body().get("detail").asString()).endsWith("; unknown: a, b, c and 2 more");
+		assertThat(longName.status()).isEqualTo(400);
+		assertThat(longName.body().get("detail").asString())
+			.endsWith("; unknown: " + "x".repeat(32) + "… (100 characters)");
 	}
 
 	@Test

@@ -95,14 +95,17 @@ public class AutoBatchingComparison implements DisposableBean {
 				"redis.batch.auto-batching.enabled=true: the commands of concurrent callers leave in one write", on,
 				(writes > 0) ? (double) commands / writes : null);
 		return new ConcurrentComparison(threads, duration.toMillis(), List.of(offRow, onRow),
-				onRow.commandsPerSecond() / offRow.commandsPerSecond());
+				perSecond(on) / perSecond(off));
 	}
 
 	private static ConcurrentComparison.Row row(String name, String description, ConcurrentCallers callers,
 			@Nullable Double commandsPerWrite) {
-		double perSecond = callers.commands() / (callers.nanos() / 1e9);
-		return new ConcurrentComparison.Row(name, description, callers.commands(), perSecond, callers.p50Micros(),
-				callers.p99Micros(), commandsPerWrite);
+		return new ConcurrentComparison.Row(name, description, callers.commands(), Math.round(perSecond(callers)),
+				callers.p50Micros(), callers.p99Micros(), commandsPerWrite);
+	}
+
+	private static double perSecond(ConcurrentCallers callers) {
+		return callers.commands() / (callers.nanos() / 1e9);
 	}
 
 	private Side side(boolean autoBatching) {

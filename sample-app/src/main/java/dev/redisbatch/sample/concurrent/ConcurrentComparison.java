@@ -22,14 +22,14 @@ public record ConcurrentComparison(int threads, long millis, List<Row> rows, dou
 	 * @param strategy {@code auto-batching-off} or {@code auto-batching-on}
 	 * @param description how it is configured
 	 * @param commands the GETs and SETs completed
-	 * @param commandsPerSecond the commands of every thread per second
+	 * @param commandsPerSecond the commands of every thread per second, rounded
 	 * @param p50Micros the median time of one command
 	 * @param p99Micros the 99th percentile
 	 * @param commandsPerWrite the commands per write of auto-batching ({@code null}
 	 * without it: Lettuce writes each command on its own)
 	 * @since 0.1.0
 	 */
-	public record Row(String strategy, String description, long commands, double commandsPerSecond, double p50Micros,
+	public record Row(String strategy, String description, long commands, long commandsPerSecond, double p50Micros,
 			double p99Micros, @Nullable Double commandsPerWrite) {
 
 	}

@@ -3,8 +3,10 @@ package dev.redisbatch.sample.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.redisbatch.sample.SampleProperties;
 import dev.redisbatch.sample.redis.RedisRouter;
@@ -216,11 +218,11 @@ public class TimingController {
 		}
 		Map<String, DemoStrategy> byName = new LinkedHashMap<>();
 		all.forEach((strategy) -> byName.put(strategy.name(), strategy));
-		List<String> unknown = new ArrayList<>(names);
+		Set<String> unknown = new LinkedHashSet<>(names);
 		unknown.removeAll(byName.keySet());
 		if (!unknown.isEmpty()) {
 			throw problem(HttpStatus.BAD_REQUEST, "Unknown strategy",
-					"strategies must be among " + byName.keySet() + "; " + unknown.size() + " unknown name(s) given");
+					"strategies must be among " + byName.keySet() + "; unknown: " + Echo.of(unknown));
 		}
 		List<DemoStrategy> selected = new ArrayList<>();
 		for (DemoStrategy strategy : all) {
