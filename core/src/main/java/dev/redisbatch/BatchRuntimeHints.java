@@ -14,7 +14,9 @@ import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
+import org.springframework.data.redis.connection.DecoratedRedisConnection;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.StringRedisConnection;
 
 /**
  * What the engine creates through reflection or JDK proxies, for a GraalVM native image.
@@ -57,11 +59,21 @@ class BatchRuntimeHints implements RuntimeHintsRegistrar {
 	 */
 	static final Class<?>[] CALLBACK_CONNECTION_INTERFACES = { RedisConnection.class, Serializable.class };
 
+	/**
+	 * The interfaces of the proxy a {@code StringRedisTemplate} of Spring Data Redis 3.5
+	 * wraps the recording connection in for a {@code RedisCallback}: it decorates it as a
+	 * {@code DefaultStringRedisConnection} first.
+	 */
+	static final Class<?>[] STRING_CALLBACK_CONNECTION_INTERFACES = { StringRedisConnection.class,
+			DecoratedRedisConnection.class };
+
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.proxies().registerJdkProxy(RECORDING_CONNECTION_INTERFACES);
 		hints.proxies().registerJdkProxy(CALLBACK_CONNECTION_INTERFACES);
-		for (Class<?> type : interfaceHierarchy(CALLBACK_CONNECTION_INTERFACES)) {
+		hints.proxies().registerJdkProxy(STRING_CALLBACK_CONNECTION_INTERFACES);
+		for (Class<?> type : interfaceHierarchy(CALLBACK_CONNECTION_INTERFACES,
+				STRING_CALLBACK_CONNECTION_INTERFACES)) {
 			hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}
 		// Netty looks up a handler's public methods reflectively (to skip those marked
@@ -84,10 +96,12 @@ class BatchRuntimeHints implements RuntimeHintsRegistrar {
 	 * The given interfaces and every interface they extend: the classes that declare the
 	 * methods a proxy of them can pass to its handler.
 	 */
-	static Set<Class<?>> interfaceHierarchy(Class<?>... interfaces) {
+	static Set<Class<?>> interfaceHierarchy(Class<?>[]... interfaces) {
 		Set<Class<?>> all = new LinkedHashSet<>();
-		for (Class<?> type : interfaces) {
-			collect(type, all);
+		for (Class<?>[] list : interfaces) {
+			for (Class<?> type : list) {
+				collect(type, all);
+			}
 		}
 		return all;
 	}

@@ -141,7 +141,11 @@ final class ConnectionFactoryUris {
 	private static List<RedisURI> clusterUris(RedisClusterConfiguration cluster, LettuceClientConfiguration client) {
 		List<RedisURI> seeds = new ArrayList<>();
 		for (RedisNode node : cluster.getClusterNodes()) {
-			RedisURI uri = RedisURI.Builder.redis(node.getRequiredHost(), node.getRequiredPort()).build();
+			// (getHost and getPort: Spring Data Redis 3.5 has no getRequiredHost)
+			String host = node.getHost();
+			Integer port = node.getPort();
+			Assert.state(host != null && port != null, "A cluster node of the connection factory has no host or port");
+			RedisURI uri = RedisURI.Builder.redis(host, port).build();
 			authenticate(uri, cluster, client);
 			seeds.add(withClientSettings(uri, client));
 		}

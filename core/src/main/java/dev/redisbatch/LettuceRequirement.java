@@ -6,15 +6,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.util.Version;
 
 /**
- * The oldest Lettuce that redis-batch runs on: 6.8, the one Spring Boot 4.0 manages (4.1
- * manages 7.x; both are tested in the build). It is checked when a pool is built, so that
- * an application that overrides Lettuce with an older one fails at startup with a
- * sentence that says what to do, rather than at its first batch with a class-loading
- * error.
+ * The oldest Lettuce that redis-batch runs on: 6.6, the one Spring Boot 3.5 manages (4.0
+ * manages 6.8 and 4.1 7.x; each is tested in the build). It is checked when a pool is
+ * built, so that an application that overrides Lettuce with an older one fails at startup
+ * with a sentence that says what to do, rather than at its first batch with a
+ * class-loading error.
  */
 final class LettuceRequirement {
 
-	static final Version OLDEST = Version.parse("6.8");
+	static final Version OLDEST = Version.parse("6.6");
 
 	private LettuceRequirement() {
 	}

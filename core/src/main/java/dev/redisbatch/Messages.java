@@ -209,9 +209,9 @@ final class Messages {
 	}
 
 	static String lettuceTooOld(String oldest, String found) {
-		return "redis-batch needs Lettuce " + oldest + " or newer (Spring Boot 4.0.x manages 6.8, Spring Boot 4.1.x "
-				+ "manages 7.x), and this application has Lettuce " + found
-				+ ": remove the application's lettuce.version override, or set it to 6.8.2.RELEASE or newer";
+		return "redis-batch needs Lettuce " + oldest + " or newer (Spring Boot 3.5.x manages 6.6, 4.0.x 6.8, 4.1.x "
+				+ "7.x), and this application has Lettuce " + found
+				+ ": remove the application's lettuce.version override, or set it to 6.6.0.RELEASE or newer";
 	}
 
 	// bulk operations

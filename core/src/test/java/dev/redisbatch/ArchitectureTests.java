@@ -41,18 +41,29 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void autoBatchingNeitherUsesNorIsUsedByTheRestOfTheLibrary() {
+	void autoBatchingNeitherUsesNorIsUsedByTheRestOfTheLibraryButTheFence() {
 		noClasses().that()
 			.resideInAPackage("dev.redisbatch.autobatch..")
 			.should()
 			.dependOnClassesThat(
-					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.autobatch..")))
+					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.autobatch.."))
+						.and(resideOutsideOfPackage("dev.redisbatch.internals..")))
 			.check(CLASSES);
 		noClasses().that()
 			.resideOutsideOfPackage("dev.redisbatch.autobatch..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.redisbatch.autobatch..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void theFenceImportsNothingOfRedisBatch() {
+		noClasses().that()
+			.resideInAPackage("dev.redisbatch.internals..")
+			.should()
+			.dependOnClassesThat(
+					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.internals..")))
 			.check(CLASSES);
 	}
 

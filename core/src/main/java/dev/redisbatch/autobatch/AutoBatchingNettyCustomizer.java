@@ -1,6 +1,6 @@
 package dev.redisbatch.autobatch;
 
-import io.lettuce.core.protocol.CommandEncoder;
+import dev.redisbatch.internals.CommandEncoding;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -48,7 +48,7 @@ final class AutoBatchingNettyCustomizer implements NettyCustomizer {
 			this.application.afterChannelInitialized(channel);
 		}
 		ChannelPipeline pipeline = channel.pipeline();
-		ChannelHandlerContext encoder = pipeline.context(CommandEncoder.class);
+		ChannelHandlerContext encoder = CommandEncoding.encoderOf(pipeline);
 		if (encoder == null || pipeline.get(CallerWrites.NAME) != null) {
 			logger.debug("Auto-batching left a channel as it is: no Lettuce encoder in its pipeline, or already there");
 			return;

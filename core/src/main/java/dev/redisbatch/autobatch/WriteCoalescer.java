@@ -2,7 +2,7 @@ package dev.redisbatch.autobatch;
 
 import java.nio.channels.ClosedChannelException;
 
-import io.lettuce.core.protocol.CommandEncoder;
+import dev.redisbatch.internals.CommandEncoding;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
@@ -27,11 +27,12 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The buffer leaves on every flush and whenever it reaches the byte bound; the write
  * promises of its commands complete with it ({@link WritePromises}). The listener hears
- * the number of commands of each write. What Lettuce's encoder does when a command cannot
- * be encoded is done here too: the command's write fails with an {@link EncoderException}
- * and the connection is closed. On a close, what is pending leaves first; when the
- * connection goes inactive, what is pending fails as any write to a closed connection
- * does, before Lettuce hears of it.
+ * the number of commands of each write. What the installed Lettuce's encoder does when a
+ * command cannot be encoded is done here too ({@link CommandEncoding#closesOnFailure()}):
+ * the command's write fails with an {@link EncoderException} and the connection is
+ * closed, or (Lettuce 6.6) the command alone fails with it. On a close, what is pending
+ * leaves first; when the connection goes inactive, what is pending fails as any write to
+ * a closed connection does, before Lettuce hears of it.
  */
 final class WriteCoalescer extends ChannelDuplexHandler {
 
@@ -68,7 +69,7 @@ final class WriteCoalescer extends ChannelDuplexHandler {
 
 	@Override
 	public void handlerAdded(ChannelHandlerContext ctx) {
-		this.encoder = ctx.pipeline().context(CommandEncoder.class);
+		this.encoder = CommandEncoding.encoderOf(ctx.pipeline());
 	}
 
 	@Override
@@ -93,10 +94,16 @@ final class WriteCoalescer extends ChannelDuplexHandler {
 			command.encode(buffer);
 		}
 		catch (Throwable ex) {
+			buffer.writerIndex(start);
+			if (!CommandEncoding.closesOnFailure()) {
+				// as Lettuce 6.6's encoder: the command fails, the others go on
+				command.completeExceptionally(new EncoderException("Cannot encode command", ex));
+				promises.add(promise);
+				return;
+			}
 			// as Lettuce's encoder: the connection's state may be out of sync, close it.
 			// The cause goes to the command; the log names its type only, as its message
 			// may hold a key or a value.
-			buffer.writerIndex(start);
 			emit();
 			encoder.flush();
 			ctx.close();

@@ -30,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Spring; the methods the proxies invoke through reflection from
  * {@link RedisBatchReflectiveProcessor}.
  */
+// onMethod(..).invoke(): the predicate Spring Framework 6.2 has too
+@SuppressWarnings("deprecation")
 class RedisBatchAotProcessingTests {
 
 	private static RuntimeHints hints;
@@ -66,20 +68,22 @@ class RedisBatchAotProcessingTests {
 
 	@Test
 	void theInterfaceMethodAJdkProxyInvokesIsRegistered() throws NoSuchMethodException {
-		assertThat(
-				RuntimeHintsPredicates.reflection().onMethodInvocation(Writer.class.getMethod("write", String.class)))
+		assertThat(RuntimeHintsPredicates.reflection().onMethod(Writer.class.getMethod("write", String.class)).invoke())
 			.accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(InterfaceBasedWriter.class.getMethod("write", String.class))).accepts(hints);
+			.onMethod(InterfaceBasedWriter.class.getMethod("write", String.class))
+			.invoke()).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(InterfaceBasedWriter.class.getMethod("notBatched", String.class))).rejects(hints);
+			.onMethod(InterfaceBasedWriter.class.getMethod("notBatched", String.class))
+			.invoke()).rejects(hints);
 	}
 
 	@Test
 	void theGenericInterfaceMethodAJdkProxyInvokesIsRegistered() throws NoSuchMethodException {
 		assertThat(Proxy.isProxyClass(generic.getClass())).isTrue();
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(GenericWriter.class.getMethod("write", Object.class))).accepts(hints);
+			.onMethod(GenericWriter.class.getMethod("write", Object.class))
+			.invoke()).accepts(hints);
 	}
 
 	@Test
@@ -87,13 +91,15 @@ class RedisBatchAotProcessingTests {
 		assertThat(AopUtils.isCglibProxy(classLevel)).isTrue();
 		assertThat(RuntimeHintsPredicates.reflection().onType(classLevel.getClass())).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(ClassLevelWriter.class.getMethod("write", String.class))).accepts(hints);
+			.onMethod(ClassLevelWriter.class.getMethod("write", String.class))
+			.invoke()).accepts(hints);
 	}
 
 	@Test
 	void theLibrarysOwnHintsAreAppliedFromAotFactories() throws NoSuchMethodException {
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onConstructorInvocation(DefaultEvictionPolicy.class.getConstructor())).accepts(hints);
+			.onConstructor(DefaultEvictionPolicy.class.getConstructor())
+			.invoke()).accepts(hints);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.docs.AutoBatchingConfig;
+import dev.redisbatch.internals.CommandEncoding;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
@@ -349,7 +350,7 @@ class AutoBatchingTests {
 
 	/**
 	 * SET of a value its codec cannot encode, then a GET on the same connection: the SET
-	 * fails as Lettuce fails it, and the connection comes back.
+	 * fails as Lettuce fails it, and the connection comes back where Lettuce's does.
 	 */
 	private Throwable unencodable(RedisProcess server, ClientResources resources) {
 		track(resources);
@@ -357,7 +358,14 @@ class AutoBatchingTests {
 		try (StatefulRedisConnection<String, String> connection = client.connect(new Unencodable())) {
 			ExecutionException failure = org.assertj.core.api.Assertions.catchThrowableOfType(ExecutionException.class,
 					() -> connection.async().set("unencodable", Unencodable.POISON).get(10, TimeUnit.SECONDS));
-			assertThat(connection.sync().get("unencodable")).isNull();
+			if (CommandEncoding.closesOnFailure()) {
+				// Lettuce 6.8 and 7.x close the connection, whose state may be out of
+				// sync, and it comes back; 6.6 leaves the failed command awaiting the
+				// next
+				// reply, so the connection serves no more commands, with auto-batching or
+				// without
+				assertThat(connection.sync().get("unencodable")).isNull();
+			}
 			return failure.getCause();
 		}
 		finally {

@@ -2,6 +2,8 @@ package dev.redisbatch.springbatch;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameters;
@@ -10,38 +12,35 @@ import org.springframework.batch.core.configuration.support.MapJobRegistry;
 import org.springframework.batch.core.launch.support.TaskExecutorJobOperator;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.repository.support.JdbcJobRepositoryFactoryBean;
+import org.springframework.batch.core.repository.support.ResourcelessJobRepository;
+import org.springframework.batch.infrastructure.support.transaction.ResourcelessTransactionManager;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.Assert;
 
 /**
- * Spring Batch's JDBC job repository on an in-memory H2 database (restarts need the
- * executions of earlier runs, which the resourceless repository does not keep), and an
- * operator that runs jobs on the calling thread.
+ * A job repository and an operator that runs jobs on the calling thread: Spring Batch's
+ * JDBC job repository on an in-memory H2 database (restarts need the executions of
+ * earlier runs), or its resourceless one.
  */
-final class Jobs implements AutoCloseable {
+public final class Jobs implements AutoCloseable {
 
-	private final EmbeddedDatabase database;
+	private final @Nullable EmbeddedDatabase database;
 
-	private final JdbcTransactionManager transactionManager;
+	private final PlatformTransactionManager transactionManager;
 
 	private final JobRepository repository;
 
 	private final JobOperator operator;
 
-	private Jobs() throws Exception {
-		this.database = new EmbeddedDatabaseBuilder().generateUniqueName(true)
-			.setType(EmbeddedDatabaseType.H2)
-			.addScript("/org/springframework/batch/core/schema-h2.sql")
-			.build();
-		this.transactionManager = new JdbcTransactionManager(this.database);
-		JdbcJobRepositoryFactoryBean repositoryFactory = new JdbcJobRepositoryFactoryBean();
-		repositoryFactory.setDataSource(this.database);
-		repositoryFactory.setTransactionManager(this.transactionManager);
-		repositoryFactory.afterPropertiesSet();
-		this.repository = repositoryFactory.getObject();
+	private Jobs(@Nullable EmbeddedDatabase database, PlatformTransactionManager transactionManager,
+			JobRepository repository) throws Exception {
+		this.database = database;
+		this.transactionManager = transactionManager;
+		this.repository = repository;
 		TaskExecutorJobOperator operator = new TaskExecutorJobOperator();
 		operator.setJobRepository(this.repository);
 		operator.setJobRegistry(new MapJobRegistry());
@@ -49,28 +48,53 @@ final class Jobs implements AutoCloseable {
 		this.operator = operator;
 	}
 
+	/**
+	 * Jobs whose executions are kept in an in-memory H2 database.
+	 */
 	static Jobs inMemory() {
 		try {
-			return new Jobs();
+			EmbeddedDatabase database = new EmbeddedDatabaseBuilder().generateUniqueName(true)
+				.setType(EmbeddedDatabaseType.H2)
+				.addScript("/org/springframework/batch/core/schema-h2.sql")
+				.build();
+			JdbcTransactionManager transactionManager = new JdbcTransactionManager(database);
+			JdbcJobRepositoryFactoryBean repositoryFactory = new JdbcJobRepositoryFactoryBean();
+			repositoryFactory.setDataSource(database);
+			repositoryFactory.setTransactionManager(transactionManager);
+			repositoryFactory.afterPropertiesSet();
+			return new Jobs(database, transactionManager, repositoryFactory.getObject());
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
 	}
 
-	JobRepository repository() {
+	/**
+	 * Jobs that keep nothing of their executions, as the documentation's examples run.
+	 */
+	public static Jobs resourceless() {
+		try {
+			return new Jobs(null, new ResourcelessTransactionManager(), new ResourcelessJobRepository());
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	public JobRepository repository() {
 		return this.repository;
 	}
 
-	PlatformTransactionManager transactionManager() {
+	public PlatformTransactionManager transactionManager() {
 		return this.transactionManager;
 	}
 
 	DataSource dataSource() {
+		Assert.state(this.database != null, "These jobs keep no database");
 		return this.database;
 	}
 
-	JobExecution start(Job job, JobParameters parameters) {
+	public JobExecution start(Job job, JobParameters parameters) {
 		try {
 			return this.operator.start(job, parameters);
 		}
@@ -94,7 +118,9 @@ final class Jobs implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.database.shutdown();
+		if (this.database != null) {
+			this.database.shutdown();
+		}
 	}
 
 }

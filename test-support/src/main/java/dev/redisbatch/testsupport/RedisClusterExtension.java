@@ -41,7 +41,7 @@ public final class RedisClusterExtension implements BeforeEachCallback, Paramete
 	private static RedisCluster cluster(ExtensionContext context) {
 		return context.getRoot()
 			.getStore(NAMESPACE)
-			.computeIfAbsent(RedisCluster.class, (key) -> RedisCluster.start(3, 1), RedisCluster.class);
+			.getOrComputeIfAbsent(RedisCluster.class, (key) -> RedisCluster.start(3, 1), RedisCluster.class);
 	}
 
 }

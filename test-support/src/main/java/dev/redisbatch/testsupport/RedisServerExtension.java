@@ -44,7 +44,7 @@ public final class RedisServerExtension implements BeforeEachCallback, Parameter
 	private static RedisProcess server(ExtensionContext context) {
 		ExtensionContext classContext = classContext(context);
 		return classContext.getStore(NAMESPACE)
-			.computeIfAbsent(RedisProcess.class, (key) -> RedisProcess.start(), RedisProcess.class);
+			.getOrComputeIfAbsent(RedisProcess.class, (key) -> RedisProcess.start(), RedisProcess.class);
 	}
 
 	private static ExtensionContext classContext(ExtensionContext context) {

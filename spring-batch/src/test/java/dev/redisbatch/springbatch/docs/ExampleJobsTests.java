@@ -12,6 +12,7 @@ import java.util.Set;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.springbatch.Jobs;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -25,10 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.repository.support.ResourcelessJobRepository;
-import org.springframework.batch.core.launch.support.TaskExecutorJobOperator;
-import org.springframework.batch.core.configuration.support.MapJobRegistry;
-import org.springframework.batch.infrastructure.support.transaction.ResourcelessTransactionManager;
 import org.springframework.core.io.FileSystemResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,19 +42,12 @@ class ExampleJobsTests {
 
 	private StringBatchTemplate template;
 
-	private ResourcelessJobRepository repository;
-
-	private TaskExecutorJobOperator operator;
+	private final Jobs jobs = Jobs.resourceless();
 
 	@BeforeEach
 	void setUp(RedisProcess server) throws Exception {
 		this.pool = BatchConnectionPool.builder(RedisURI.create("redis://127.0.0.1:" + server.port())).build();
 		this.template = new StringBatchTemplate(this.pool);
-		this.repository = new ResourcelessJobRepository();
-		this.operator = new TaskExecutorJobOperator();
-		this.operator.setJobRepository(this.repository);
-		this.operator.setJobRegistry(new MapJobRegistry());
-		this.operator.afterPropertiesSet();
 	}
 
 	@AfterEach
@@ -76,8 +66,8 @@ class ExampleJobsTests {
 			}
 		}
 
-		JobExecution execution = this.operator.start(LoadOrdersJob.loadOrders(this.repository,
-				new ResourcelessTransactionManager(), this.template, new FileSystemResource(csv)),
+		JobExecution execution = this.jobs.start(LoadOrdersJob.loadOrders(this.jobs.repository(),
+				this.jobs.transactionManager(), this.template, new FileSystemResource(csv)),
 				new JobParametersBuilder().toJobParameters());
 
 		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
@@ -96,8 +86,8 @@ class ExampleJobsTests {
 		server.call("HSET", "order:hash", "field", "not a string, not exported");
 		Path file = directory.resolve("orders.tsv");
 
-		JobExecution execution = this.operator.start(ExportOrdersJob.exportOrders(this.repository,
-				new ResourcelessTransactionManager(), this.template, new FileSystemResource(file)),
+		JobExecution execution = this.jobs.start(ExportOrdersJob.exportOrders(this.jobs.repository(),
+				this.jobs.transactionManager(), this.template, new FileSystemResource(file)),
 				new JobParametersBuilder().toJobParameters());
 
 		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
