@@ -9,19 +9,28 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 import java.util.function.Supplier;
 
+import dev.redisbatch.internals.Compatibility;
+import dev.redisbatch.wire.BatchChannels;
+import dev.redisbatch.wire.HandshakeRefusals;
+import dev.redisbatch.wire.WireLease;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.channel.Channel;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -55,6 +64,8 @@ import org.springframework.util.Assert;
  */
 public final class BatchConnectionPool implements AutoCloseable {
 
+	private static final Log logger = LogFactory.getLog(BatchConnectionPool.class);
+
 	/**
 	 * The default largest number of connections to one server.
 	 */
@@ -70,6 +81,15 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+	/**
+	 * The system property that, set to {@code false}, makes the portable path the default
+	 * of every pool built after ({@link Builder#fastPath(boolean)}): a switch for
+	 * operators, without a change of code. Spring Boot applications set the property of
+	 * the same name instead.
+	 * @since 0.1.0
+	 */
+	public static final String FAST_PATH_PROPERTY = "redis.batch.fast-path.enabled";
+
 	private final RedisClient client;
 
 	private final ClientResources ownedResources;
@@ -78,7 +98,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private final List<RedisURI> uris;
 
-	private final GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> poolConfig;
+	private final GenericObjectPoolConfig<BatchConnection> poolConfig;
 
 	private final LongAdder exhausted = new LongAdder();
 
@@ -87,7 +107,23 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	private final AsyncBatches asyncBatches = new AsyncBatches();
 
-	private final LettuceInternals.Channels channels;
+	/**
+	 * The Netty customizer that puts the batch's handler on each connection, or
+	 * {@code null} when batches take the portable path.
+	 */
+	private final @Nullable BatchChannels channels;
+
+	/**
+	 * The refusals of the pool's handshakes, as the batch's handler read them.
+	 */
+	private final HandshakeRefusals refusals;
+
+	/**
+	 * Says once that a connection's channel was not laid out as the fast path needs.
+	 */
+	private final AtomicBoolean layoutWarned = new AtomicBoolean();
+
+	private final Duration connectTimeout;
 
 	/**
 	 * The server of a standalone or Sentinel pool; {@code null} for a cluster.
@@ -101,14 +137,19 @@ public final class BatchConnectionPool implements AutoCloseable {
 
 	private BatchConnectionPool(Builder builder) {
 		ClientResources application = builder.clientResources;
-		this.channels = new LettuceInternals.Channels((application != null) ? application.nettyCustomizer() : null);
-		this.ownedResources = BatchClients.resources(application, this.channels);
-		ClientResources used = this.ownedResources;
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
+		this.connectTimeout = builder.connectTimeout;
+		String description = describe(this.topology, this.uris);
+		this.channels = fastPath(builder, description)
+				? new BatchChannels((application != null) ? application.nettyCustomizer() : null) : null;
+		this.refusals = (this.channels != null) ? this.channels.refusals() : new HandshakeRefusals();
+		this.ownedResources = BatchClients.resources(application, this.channels);
+		ClientResources used = this.ownedResources;
 		this.poolConfig = NodePool.config(builder.maxActive, builder.effectiveMaxIdle(), builder.effectiveMinIdle(),
 				builder.maxWait);
-		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout, builder.reauthenticate);
+		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout, builder.reauthenticate,
+				this.channels != null, builder.clientOptions);
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
 			this.masters = new ClusterMasters(
@@ -117,23 +158,73 @@ public final class BatchConnectionPool implements AutoCloseable {
 		}
 		else {
 			this.masters = null;
-			RedisURI uri = this.uris.get(0);
-			String address = (this.topology == Topology.SENTINEL)
-					? "the master '" + uri.getSentinelMasterId() + "' named by Sentinel"
-					: uri.getHost() + ":" + uri.getPort();
-			this.server = newNodePool(address, connector(uri));
+			this.server = newNodePool(description, connector(this.uris.get(0)));
 		}
 	}
 
-	/**
-	 * Opens batch connections with the URI (see {@link HandshakeRefusals#open}).
-	 */
-	private Supplier<StatefulConnection<byte[], byte[]>> connector(RedisURI uri) {
-		return () -> this.channels.refusals().open(() -> this.client.connect(ByteArrayCodec.INSTANCE, uri));
+	private static String describe(Topology topology, List<RedisURI> uris) {
+		RedisURI uri = uris.get(0);
+		return switch (topology) {
+			case SENTINEL -> "the master '" + uri.getSentinelMasterId() + "' named by Sentinel";
+			case CLUSTER -> "the cluster of " + uri.getHost() + ":" + uri.getPort();
+			case STANDALONE -> uri.getHost() + ":" + uri.getPort();
+		};
 	}
 
-	private NodePool newNodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open) {
-		return new NodePool(address, open, this.poolConfig, this.exhausted, this.channels::wireOf);
+	/**
+	 * Whether the pool's batches take the fast path: it is on, and what it relies on in
+	 * Lettuce and Netty is there. When it is not, one warning says why.
+	 */
+	private static boolean fastPath(Builder builder, String description) {
+		if (!builder.fastPath) {
+			return false;
+		}
+		List<String> mismatches = builder.fastPathChecks.get();
+		if (!mismatches.isEmpty()) {
+			logger.warn(Compatibility.describe("The fast path of batch connections to " + description, mismatches,
+					"batches to it take the portable path, Lettuce's own pipelining, with every guarantee kept"));
+			return false;
+		}
+		List<String> callerIo = Compatibility.callerIoMismatches();
+		if (!callerIo.isEmpty()) {
+			logger.warn(Compatibility.describe(
+					"The batch's own thread reading and writing the sockets of batch connections to " + description,
+					callerIo, "the connections' event loops read and write them"));
+		}
+		return true;
+	}
+
+	/**
+	 * Opens batch connections with the URI, minding how their handshakes end (see
+	 * {@link HandshakeRefusals#open}).
+	 */
+	private Supplier<BatchConnection> connector(RedisURI uri) {
+		return () -> batchConnection(this.refusals.open(() -> this.client.connect(ByteArrayCodec.INSTANCE, uri)));
+	}
+
+	/**
+	 * A new connection, on the fast path when the batch's handler is on its channel, and
+	 * on the portable path otherwise: the pool's path, or the channel was not laid out as
+	 * the fast path needs (said once).
+	 */
+	private BatchConnection batchConnection(StatefulRedisConnection<byte[], byte[]> connection) {
+		BatchChannels fast = this.channels;
+		if (fast == null) {
+			return new BatchConnection(connection, null);
+		}
+		WireLease wire = fast.leaseOf(connection);
+		if (wire == null && this.layoutWarned.compareAndSet(false, true)) {
+			logger.warn(Compatibility.describe(
+					"The fast path of batch connections to " + describe(this.topology, this.uris),
+					List.of("a connection's channel writer is not Lettuce's endpoint, or its pipeline has no "
+							+ "CommandEncoder before its CommandHandler"),
+					"its connections take the portable path, Lettuce's own pipelining, with every guarantee kept"));
+		}
+		return new BatchConnection(connection, wire);
+	}
+
+	private NodePool newNodePool(String address, Supplier<BatchConnection> open) {
+		return new NodePool(address, open, this.poolConfig, this.exhausted);
 	}
 
 	/**
@@ -290,8 +381,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * The Netty channel of one of the pool's connections, or {@code null} when it is not
 	 * (or no longer) known: for tests.
 	 */
-	@Nullable Channel channelOf(StatefulConnection<?, ?> connection) {
-		return this.channels.channelOf(connection);
+	@Nullable Channel channelOf(BatchConnection connection) {
+		BatchChannels fast = this.channels;
+		return (fast != null) ? fast.channelOf(connection.lettuce()) : null;
 	}
 
 	/**
@@ -412,6 +504,12 @@ public final class BatchConnectionPool implements AutoCloseable {
 		private final List<RedisURI> uris;
 
 		private final boolean cluster;
+
+		private boolean fastPath = !"false".equals(System.getProperty(FAST_PATH_PROPERTY));
+
+		private Supplier<List<String>> fastPathChecks = Compatibility::fastPathMismatches;
+
+		private UnaryOperator<ClientOptions.Builder> clientOptions = UnaryOperator.identity();
 
 		private @Nullable ClientResources clientResources;
 
@@ -562,6 +660,41 @@ public final class BatchConnectionPool implements AutoCloseable {
 		public BatchConnectionPool build() {
 			LettuceRequirement.check();
 			return new BatchConnectionPool(this);
+		}
+
+		/**
+		 * Whether batches take the fast path (the default): the batch's thread writes and
+		 * reads each connection's socket itself, or decodes the replies the event loop
+		 * hands it, relying on Lettuce's and Netty's insides, which are checked when the
+		 * pool is built; where a check fails, batches take the portable path, with one
+		 * warning. With {@code false}, they always take the portable path: Lettuce's own
+		 * pipelining, through its public API alone, with every guarantee kept and a
+		 * {@code PING} when a connection is lent. The default is {@code true}, unless the
+		 * system property {@value #FAST_PATH_PROPERTY} is {@code false}.
+		 * @param fastPath whether batches take the fast path
+		 * @return this builder
+		 * @since 0.1.0
+		 */
+		public Builder fastPath(boolean fastPath) {
+			this.fastPath = fastPath;
+			return this;
+		}
+
+		/**
+		 * What the fast path relies on and is not there: for tests that break an
+		 * assumption on purpose.
+		 */
+		Builder fastPathChecks(Supplier<List<String>> checks) {
+			this.fastPathChecks = checks;
+			return this;
+		}
+
+		/**
+		 * Changes the connections' client options after the pool set them: for tests.
+		 */
+		Builder clientOptions(UnaryOperator<ClientOptions.Builder> options) {
+			this.clientOptions = options;
+			return this;
 		}
 
 		private Topology topology() {

@@ -100,6 +100,17 @@ final class BatchReport {
 	}
 
 	/**
+	 * A lane leased a connection: the first one says which path the batch's bytes take.
+	 * @param path the path's tag value
+	 */
+	void leased(String path) {
+		BatchObservationContext observed = this.context;
+		if (observed != null && "none".equals(observed.getPath())) {
+			observed.setPath(path);
+		}
+	}
+
+	/**
 	 * The batch is the bulk operation of a scan.
 	 * @param operation the operation, such as {@code unlink} (a fixed value)
 	 */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.redisbatch.internals.EventLoops;
 import dev.redisbatch.protocol.ClusterKeys;
 import dev.redisbatch.protocol.RespWriter;
 import dev.redisbatch.protocol.Slots;
@@ -74,7 +75,7 @@ final class BatchRun implements Lane.Events {
 	private @Nullable BatchResults results;
 
 	BatchRun(BatchConnectionPool pool, RunSettings settings, BatchObservations observations) {
-		if (LettuceInternals.onEventLoop()) {
+		if (EventLoops.onEventLoop()) {
 			throw new IllegalStateException(Messages.onEventLoop(Thread.currentThread().getName()));
 		}
 		this.settings = settings;
@@ -595,6 +596,11 @@ final class BatchRun implements Lane.Events {
 		else if (lost != null) {
 			this.stops.stopLane(lane, lost, settlement.connectionFailure());
 		}
+	}
+
+	@Override
+	public void leased(Lane lane, Lease lease) {
+		this.report.leased(lease.path().tag());
 	}
 
 	@Override

@@ -2,14 +2,13 @@ package dev.redisbatch;
 
 import java.io.Serializable;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
-import io.netty.channel.nio.AbstractNioChannel;
+import dev.redisbatch.internals.NioSockets;
+import dev.redisbatch.wire.Wire;
 import org.apache.commons.pool2.impl.BaseObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -81,12 +80,7 @@ class BatchRuntimeHints implements RuntimeHintsRegistrar {
 		for (Class<?> type = Wire.class; type != Object.class; type = type.getSuperclass()) {
 			hints.reflection().registerType(type, MemberCategory.INVOKE_PUBLIC_METHODS);
 		}
-		// the batch's thread reads and writes a plaintext connection's socket, which
-		// Netty
-		// keeps behind a protected method
-		hints.reflection()
-			.registerType(AbstractNioChannel.class,
-					(type) -> type.withMethod(LettuceInternals.JAVA_CHANNEL, List.of(), ExecutableMode.INVOKE));
+		NioSockets.registerHints(hints.reflection());
 		hints.reflection()
 			.registerType(TypeReference.of(BaseObjectPoolConfig.DEFAULT_EVICTION_POLICY_CLASS_NAME),
 					MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);

@@ -10,25 +10,27 @@ import java.util.function.Consumer;
 
 import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
+import dev.redisbatch.internals.ReplyDecoder;
 import dev.redisbatch.protocol.Slots;
+import dev.redisbatch.wire.ReplyReader;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.PushOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.RedisStateMachine;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A chunk of commands: encoded one after the other into one buffer, sent in one write on
- * one connection, and settled together. Its replies are decoded on the batch's thread, in
- * order, straight into its commands' outputs (see {@link Replies}).
+ * one connection, and settled together. On the fast path its replies are decoded on the
+ * batch's thread, in order, straight into its commands' outputs ({@link #read}); on the
+ * portable path Lettuce decodes them ({@link ReplySlots}).
  * <p>
  * Settling decides every command's outcome from its reply, and hands back what it found
  * as a {@link ChunkSettlement}: the chunk never changes the state of its lane or batch.
  */
-final class Chunk {
+final class Chunk implements ReplyReader {
 
 	/** Expecting the reply to {@code MULTI}. */
 	private static final int MULTI = 0;
@@ -107,6 +109,11 @@ final class Chunk {
 	private boolean execDiscarded;
 
 	private final Consumer<Throwable> unreadable = this::unreadable;
+
+	/**
+	 * Its commands as Lettuce commands, made when it is written on the portable path.
+	 */
+	private @Nullable ReplySlots replySlots;
 
 	/**
 	 * An empty chunk.
@@ -226,8 +233,22 @@ final class Chunk {
 	/**
 	 * Whether every reply of the chunk (and of its {@code EXEC}) was decoded.
 	 */
-	boolean isDecoded() {
+	@Override
+	public boolean isDecoded() {
 		return this.phase == DECODED;
+	}
+
+	/**
+	 * Its commands as Lettuce commands, for the portable path: made once, after its last
+	 * byte ({@code EXEC}'s) was written into its buffer.
+	 */
+	ReplySlots replySlots() {
+		ReplySlots current = this.replySlots;
+		if (current == null) {
+			current = new ReplySlots(this.buffer, this.responses, this.size, this.transactional, this.askingBefore);
+			this.replySlots = current;
+		}
+		return current;
 	}
 
 	/**
@@ -238,7 +259,8 @@ final class Chunk {
 	 * @param decoder the connection's decoder, which keeps a reply read in part
 	 * @return whether every reply of the chunk is decoded
 	 */
-	boolean decode(ByteBuf bytes, RedisStateMachine decoder) {
+	@Override
+	public boolean read(ByteBuf bytes, ReplyDecoder decoder) {
 		// the bytes' view for flat replies, taken once: nothing writes to them meanwhile
 		ByteBuffer view = null;
 		while (this.phase != DECODED) {
@@ -428,10 +450,21 @@ final class Chunk {
 	 */
 	ChunkSettlement awaitAndSettle(Duration timeout, OutcomeLedger ledger, String host) {
 		boolean interrupted = Thread.currentThread().isInterrupted();
-		Replies replies = lease().replies();
-		boolean decoded = interrupted ? decodeWhatArrived(replies) : replies.await(this, this.deadline);
+		Lease on = lease();
+		boolean decoded = interrupted ? on.takeArrived(this) : on.await(this, this.deadline);
 		interrupted = interrupted || Thread.currentThread().isInterrupted();
-		Throwable connectionFailure = (!decoded && replies.isClosed()) ? new RedisException("Connection closed") : null;
+		if (!decoded && !on.wasWritten(this)) {
+			// the connection closed before the chunk's bytes left: nothing of it ran
+			settleNotSent(Messages.closedBeforeWrite(), ledger);
+			return new ChunkSettlement(true, interrupted, 0, 0, null, List.of(), false, false,
+					System.nanoTime() - this.sentAt);
+		}
+		ReplySlots portable = this.replySlots;
+		if (portable != null) {
+			this.execError = portable.execError();
+			this.execDiscarded = portable.execDiscarded();
+		}
+		Throwable connectionFailure = (!decoded && on.isClosed()) ? new RedisException("Connection closed") : null;
 		// a closed connection answers too: what came before the close is decoded, and
 		// the rest will never come
 		boolean answered = decoded || connectionFailure != null;
@@ -444,11 +477,6 @@ final class Chunk {
 		int unknown = settle(noReply, ledger, reroutes, host);
 		return new ChunkSettlement(answered, interrupted, unknown, this.refusedForNow, connectionFailure, reroutes,
 				this.topologyStale, this.readOnly, System.nanoTime() - this.sentAt);
-	}
-
-	private boolean decodeWhatArrived(Replies replies) {
-		replies.decodeReceived();
-		return isDecoded();
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.redisbatch;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.redisbatch.internals.LettuceErrors;
 import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
 import io.lettuce.core.RedisException;
@@ -161,7 +162,7 @@ final class CommandResponse<T extends @Nullable Object> implements Response<T> {
 	void completeExceptionally(Throwable failure) {
 		// Lettuce wrappers report an error reply this way too: that is Redis's answer,
 		// which the output holds, not a local failure.
-		if (!LettuceInternals.isErrorReply(failure)) {
+		if (!LettuceErrors.isErrorReply(failure)) {
 			this.localFailure = failure;
 		}
 		RedisCommand<byte[], byte[], ?> lettuce = this.delegate;

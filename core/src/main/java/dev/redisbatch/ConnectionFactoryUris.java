@@ -1,14 +1,13 @@
 package dev.redisbatch;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.internals.SpringDataRedisInternals;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
@@ -22,7 +21,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 import org.springframework.data.redis.connection.lettuce.RedisCredentialsProviderFactory;
 import org.springframework.util.Assert;
-import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -44,18 +42,6 @@ import org.springframework.util.StringUtils;
 final class ConnectionFactoryUris {
 
 	private static final String DEFAULT_CLIENT_NAME = "redis-batch";
-
-	/**
-	 * The factory's active configuration. {@code LettuceConnectionFactory} has public
-	 * getters for its Sentinel, Cluster and socket configurations, but none that tells a
-	 * standalone configuration from a static master/replica one, and
-	 * {@code getStandaloneConfiguration()} returns a default {@code localhost:6379} when
-	 * the factory was created from a {@code RedisConfiguration}. Only the remaining case
-	 * is read from this field, so that no setup is ever mistaken for
-	 * {@code localhost:6379}.
-	 */
-	private static final @Nullable Field CONFIGURATION = ReflectionUtils.findField(LettuceConnectionFactory.class,
-			"configuration", RedisConfiguration.class);
 
 	private ConnectionFactoryUris() {
 	}
@@ -98,14 +84,21 @@ final class ConnectionFactoryUris {
 		return builder;
 	}
 
+	/**
+	 * The factory's standalone configuration. {@code LettuceConnectionFactory} has public
+	 * getters for its Sentinel, Cluster and socket configurations, but none that tells a
+	 * standalone configuration from a static master/replica one, and
+	 * {@code getStandaloneConfiguration()} returns a default {@code localhost:6379} when
+	 * the factory was created from a {@code RedisConfiguration}: the active one is read
+	 * ({@link SpringDataRedisInternals#configurationOf}), so that no setup is ever
+	 * mistaken for {@code localhost:6379}.
+	 */
 	private static RedisStandaloneConfiguration standaloneConfiguration(LettuceConnectionFactory factory) {
-		Field field = CONFIGURATION;
-		if (field == null) {
+		if (!SpringDataRedisInternals.canReadConfiguration()) {
 			throw unsupported("this version of Spring Data Redis does not let it tell a standalone "
 					+ "configuration from a static master/replica one");
 		}
-		ReflectionUtils.makeAccessible(field);
-		Object configuration = ReflectionUtils.getField(field, factory);
+		Object configuration = SpringDataRedisInternals.configurationOf(factory);
 		if (configuration instanceof RedisStandaloneConfiguration standalone) {
 			return standalone;
 		}

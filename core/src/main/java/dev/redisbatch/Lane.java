@@ -3,7 +3,6 @@ package dev.redisbatch;
 import java.util.ArrayDeque;
 import java.util.List;
 
-import io.lettuce.core.api.StatefulConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
@@ -296,7 +295,7 @@ final class Lane {
 
 	private @Nullable Lease borrow() {
 		NodePool node = node();
-		StatefulConnection<byte[], byte[]> connection;
+		BatchConnection connection;
 		try {
 			connection = node.borrow();
 		}
@@ -305,8 +304,9 @@ final class Lane {
 			return null;
 		}
 		try {
-			Lease borrowed = new Lease(connection, node.wireOf(connection));
+			Lease borrowed = connection.lease();
 			this.lease = borrowed;
+			this.events.leased(this, borrowed);
 			return borrowed;
 		}
 		catch (RuntimeException | Error ex) {
@@ -535,6 +535,11 @@ final class Lane {
 		 * No connection could be borrowed for this lane.
 		 */
 		void borrowFailed(Lane lane, RuntimeException failure);
+
+		/**
+		 * The lane leased a connection.
+		 */
+		void leased(Lane lane, Lease lease);
 
 	}
 

@@ -1,71 +1,86 @@
 package dev.redisbatch;
 
-import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 
 /**
- * A pooled connection that a lane holds for the length of a batch: while it does, the
- * connection's {@link Wire} hands every reply to the lease's {@link Replies}, decoded on
- * the batch's thread. Once broken it serves no more chunks and leaves the pool.
+ * A pooled connection that a lane holds for the length of a batch, on one of the paths a
+ * batch's bytes take ({@link Path}). Once broken it serves no more chunks and leaves the
+ * pool; it ends once no chunk waits on it.
  */
-final class Lease {
+abstract class Lease {
 
-	private final StatefulConnection<byte[], byte[]> connection;
-
-	private final Wire wire;
-
-	private final Replies replies;
+	private final BatchConnection connection;
 
 	private boolean broken;
 
-	private boolean checked;
-
 	private boolean ended;
 
-	Lease(StatefulConnection<byte[], byte[]> connection, Wire wire) {
+	Lease(BatchConnection connection) {
 		this.connection = connection;
-		this.wire = wire;
-		this.replies = wire.lease();
-		// the pool checked it when lending it, a moment ago
-		this.checked = true;
 	}
 
-	StatefulConnection<byte[], byte[]> connection() {
+	BatchConnection connection() {
 		return this.connection;
 	}
 
-	Replies replies() {
-		return this.replies;
+	StatefulRedisConnection<byte[], byte[]> lettuce() {
+		return this.connection.lettuce();
 	}
+
+	/**
+	 * Which path the lease's bytes take.
+	 */
+	abstract Path path();
 
 	/**
 	 * Whether the connection is open, as far as it is known.
 	 */
-	boolean isOpen() {
-		return !this.wire.isClosed() && this.connection.isOpen();
-	}
+	abstract boolean isOpen();
 
 	/**
-	 * Whether the connection is still open, checked before each write: when the batch's
-	 * thread reads the socket, this reads the replies that have arrived (so that the
-	 * server never holds them), and finds a close by the server.
+	 * Whether the connection is still open, checked before each write: a close found now
+	 * leaves the chunk unsent, for another connection to take.
 	 */
-	boolean isOpenForWrite() {
-		boolean open = this.checked ? !this.wire.isClosed() : this.wire.checkOpen();
-		this.checked = false;
-		return open && this.connection.isOpen();
-	}
+	abstract boolean isOpenForWrite();
 
 	/**
-	 * Write a chunk's bytes in one message.
+	 * Write a chunk's commands in one message.
 	 * @return {@code false} when the connection was closed, so that nothing was sent
 	 */
-	boolean write(Chunk chunk) {
-		if (!this.wire.write(chunk.buffer(), chunk.deadline())) {
-			return false;
-		}
-		this.replies.written(chunk);
+	abstract boolean write(Chunk chunk);
+
+	/**
+	 * Wait for the replies of a chunk written on this lease, until the deadline.
+	 * @param deadline a {@link System#nanoTime()} value
+	 * @return whether every reply of the chunk came; {@code false} when the deadline
+	 * passed, the thread was interrupted or the connection closed first
+	 */
+	abstract boolean await(Chunk chunk, long deadline);
+
+	/**
+	 * Take the replies of a chunk that have arrived, without waiting (the batch's thread
+	 * was interrupted).
+	 * @return whether every reply of the chunk came
+	 */
+	abstract boolean takeArrived(Chunk chunk);
+
+	/**
+	 * Whether a chunk written on this lease may have left, as far as it is known.
+	 */
+	boolean wasWritten(Chunk chunk) {
 		return true;
 	}
+
+	/**
+	 * Whether the connection is closed (its replies will not all come).
+	 */
+	abstract boolean isClosed();
+
+	/**
+	 * End the lease on the connection.
+	 * @return whether the connection is fit for another batch
+	 */
+	abstract boolean endLease();
 
 	boolean isBroken() {
 		return this.broken;
@@ -92,7 +107,44 @@ final class Lease {
 			return false;
 		}
 		this.ended = true;
-		return this.replies.end() && !this.broken;
+		return endLease() && !this.broken;
+	}
+
+	/**
+	 * The paths a batch's bytes take: the metric tag {@code path} and the observation say
+	 * which one ran.
+	 */
+	enum Path {
+
+		/**
+		 * The batch's own thread writes and reads the connection's socket.
+		 */
+		CALLER("caller"),
+
+		/**
+		 * The connection's event loop writes and reads the socket, and the batch's thread
+		 * decodes what it hands over (TLS, virtual threads).
+		 */
+		EVENT_LOOP("event-loop"),
+
+		/**
+		 * Lettuce's own pipelining: only Lettuce's public API.
+		 */
+		PORTABLE("portable");
+
+		private final String tag;
+
+		Path(String tag) {
+			this.tag = tag;
+		}
+
+		/**
+		 * The value of the {@code path} tag.
+		 */
+		String tag() {
+			return this.tag;
+		}
+
 	}
 
 }

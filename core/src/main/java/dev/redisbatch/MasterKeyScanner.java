@@ -13,8 +13,6 @@ import java.util.concurrent.TimeoutException;
 import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -122,13 +120,11 @@ final class MasterKeyScanner<K> implements KeyScanner<K> {
 	 * @throws DataAccessException when it failed or timed out
 	 */
 	KeyScanCursor<byte[]> scan(NodePool node, String cursor) {
-		StatefulConnection<byte[], byte[]> connection = node.borrow();
+		BatchConnection connection = node.borrow();
 		boolean healthy = false;
 		try {
-			Assert.state(connection instanceof StatefulRedisConnection,
-					"A batch connection is a plain Redis connection");
-			StatefulRedisConnection<byte[], byte[]> redis = (StatefulRedisConnection<byte[], byte[]>) connection;
-			KeyScanCursor<byte[]> page = redis.async()
+			KeyScanCursor<byte[]> page = connection.lettuce()
+				.async()
 				.scan(io.lettuce.core.ScanCursor.of(cursor), this.args)
 				.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
 			healthy = true;

@@ -12,12 +12,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
+import dev.redisbatch.internals.LettuceErrors;
+import dev.redisbatch.wire.WireLease;
 import io.netty.buffer.ByteBuf;
 import org.apache.commons.pool2.BasePooledObjectFactory;
 import org.apache.commons.pool2.PooledObject;
@@ -57,11 +56,11 @@ final class NodePool {
 	 */
 	private final String host;
 
-	private final GenericObjectPool<StatefulConnection<byte[], byte[]>> pool;
+	private final GenericObjectPool<BatchConnection> pool;
 
 	private final ConnectionFactory factory;
 
-	private final Set<StatefulConnection<byte[], byte[]>> retired = ConcurrentHashMap.newKeySet();
+	private final Set<BatchConnection> retired = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * The largest chunk buffer kept between batches.
@@ -72,8 +71,9 @@ final class NodePool {
 
 	private final LongAdder exhausted;
 
-	private final Function<StatefulConnection<byte[], byte[]>, @Nullable Wire> wires;
-
+	/**
+	 * How long the {@code PING} that checks a portable connection on borrow may take.
+	 */
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
 
 	/**
@@ -88,7 +88,7 @@ final class NodePool {
 	 * back without the pool's locks and clock reads. To commons-pool2 it is still
 	 * borrowed; {@link #active()} and {@link #idle()} count it as idle.
 	 */
-	private final AtomicReference<@Nullable StatefulConnection<byte[], byte[]>> parked = new AtomicReference<>();
+	private final AtomicReference<@Nullable BatchConnection> parked = new AtomicReference<>();
 
 	/**
 	 * The borrows under way. A borrow counts itself before it looks at {@link #parked},
@@ -125,9 +125,8 @@ final class NodePool {
 	 * @param maxWait the longest wait for a connection
 	 * @return the configuration
 	 */
-	static GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config(int maxActive, int maxIdle, int minIdle,
-			Duration maxWait) {
-		GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config = new GenericObjectPoolConfig<>();
+	static GenericObjectPoolConfig<BatchConnection> config(int maxActive, int maxIdle, int minIdle, Duration maxWait) {
+		GenericObjectPoolConfig<BatchConnection> config = new GenericObjectPoolConfig<>();
 		config.setMaxTotal(maxActive);
 		config.setMaxIdle(maxIdle);
 		config.setMinIdle(minIdle);
@@ -156,17 +155,14 @@ final class NodePool {
 	 * @param open opens a connection to the server
 	 * @param config the pool limits
 	 * @param exhausted counts the times a caller found no connection in time
-	 * @param wires finds the batch handler on a connection's channel
 	 */
-	NodePool(String address, Supplier<StatefulConnection<byte[], byte[]>> open,
-			GenericObjectPoolConfig<StatefulConnection<byte[], byte[]>> config, LongAdder exhausted,
-			Function<StatefulConnection<byte[], byte[]>, @Nullable Wire> wires) {
+	NodePool(String address, Supplier<BatchConnection> open, GenericObjectPoolConfig<BatchConnection> config,
+			LongAdder exhausted) {
 		this.address = address;
 		int colon = address.lastIndexOf(':');
 		this.host = (colon > 0) ? address.substring(0, colon) : address;
 		this.maxWait = config.getMaxWaitDuration();
 		this.exhausted = exhausted;
-		this.wires = wires;
 		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired, this::stillOpen);
 		this.pool = new GenericObjectPool<>(this.factory, config);
 		this.keepsLast = config.getMinIdle() == 0;
@@ -195,30 +191,14 @@ final class NodePool {
 	}
 
 	/**
-	 * The batch's handler on a connection's channel, through which chunks are written and
-	 * their replies read.
-	 * @throws IllegalStateException if the connection has none (it was opened by client
-	 * resources without the pool's Netty customizer, which the pool never does)
+	 * Whether a connection's socket is still open, as far as can be told now. On the fast
+	 * path, when the batch's thread reads the socket, the event loop does not, and only a
+	 * read finds that the server closed it. On the portable path, Lettuce reads it, and
+	 * knows.
 	 */
-	Wire wireOf(StatefulConnection<byte[], byte[]> connection) {
-		Wire wire = this.wires.apply(connection);
-		if (wire == null) {
-			throw new IllegalStateException("A batch connection to " + this.address
-					+ " has no redis-batch handler in its Netty pipeline: its client resources were built "
-					+ "without the pool's Netty customizer");
-		}
-		return wire;
-	}
-
-	/**
-	 * Whether a connection's socket is still open, as far as its batch handler can tell
-	 * now: when the batch's thread reads the socket, the event loop does not, and only a
-	 * read finds that the server closed it. A connection whose handler is no longer known
-	 * is closed: its channel closed, and the event loop has yet to tell Lettuce.
-	 */
-	private boolean stillOpen(StatefulConnection<byte[], byte[]> connection) {
-		Wire wire = this.wires.apply(connection);
-		return wire != null && wire.checkOpen();
+	private boolean stillOpen(BatchConnection connection) {
+		WireLease wire = connection.wire();
+		return (wire != null) ? wire.checkOpen() : connection.isOpen();
 	}
 
 	/**
@@ -267,10 +247,10 @@ final class NodePool {
 	 * @throws RedisConnectionFailureException if a connection could not be opened or
 	 * used: refused, authentication, TLS, a timeout, or closed before its first command
 	 */
-	StatefulConnection<byte[], byte[]> borrow() {
+	BatchConnection borrow() {
 		this.borrowing.incrementAndGet();
 		try {
-			StatefulConnection<byte[], byte[]> connection = this.parked.getAndSet(null);
+			BatchConnection connection = this.parked.getAndSet(null);
 			if (connection != null) {
 				if (this.factory.usable(connection)) {
 					return connection;
@@ -284,7 +264,7 @@ final class NodePool {
 		}
 	}
 
-	private StatefulConnection<byte[], byte[]> borrowFromPool() {
+	private BatchConnection borrowFromPool() {
 		long start = System.nanoTime();
 		try {
 			try {
@@ -337,14 +317,14 @@ final class NodePool {
 	 * Give a healthy connection back.
 	 * @param connection the connection
 	 */
-	void release(StatefulConnection<byte[], byte[]> connection) {
+	void release(BatchConnection connection) {
 		if (!connection.isOpen()) {
 			invalidate(connection);
 			return;
 		}
 		// Batches never switch auto-flush off on pooled connections; this keeps the
 		// invariant even if a future code path does.
-		connection.setAutoFlushCommands(true);
+		connection.lettuce().setAutoFlushCommands(true);
 		if (!this.keepsLast || !this.parked.compareAndSet(null, connection)) {
 			this.pool.returnObject(connection);
 			return;
@@ -359,7 +339,7 @@ final class NodePool {
 	 * it.
 	 */
 	private void unpark() {
-		StatefulConnection<byte[], byte[]> connection = this.parked.getAndSet(null);
+		BatchConnection connection = this.parked.getAndSet(null);
 		if (connection != null) {
 			this.pool.returnObject(connection);
 		}
@@ -372,9 +352,9 @@ final class NodePool {
 	 * this thread, towards a server that may be failing.
 	 * @param connection the connection
 	 */
-	void invalidate(StatefulConnection<byte[], byte[]> connection) {
+	void invalidate(BatchConnection connection) {
 		this.retired.add(connection);
-		connection.closeAsync();
+		connection.lettuce().closeAsync();
 		this.pool.returnObject(connection);
 	}
 
@@ -420,17 +400,15 @@ final class NodePool {
 	 * it would refuse is rejected before it is sent (a server that refuses one mid-stream
 	 * closes the connection, and the replies before it can be lost).
 	 */
-	private StatefulConnection<byte[], byte[]> learnLimits(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof StatefulRedisConnection<byte[], byte[]> standalone) {
-			try {
-				String value = standalone.sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
-				if (value != null) {
-					this.maxBulkBytes = Long.parseLong(value.trim());
-				}
+	private BatchConnection learnLimits(BatchConnection connection) {
+		try {
+			String value = connection.lettuce().sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
+			if (value != null) {
+				this.maxBulkBytes = Long.parseLong(value.trim());
 			}
-			catch (RuntimeException ex) {
-				// CONFIG may be disabled or not permitted: keep Redis's default
-			}
+		}
+		catch (RuntimeException ex) {
+			// CONFIG may be disabled or not permitted: keep Redis's default
 		}
 		return connection;
 	}
@@ -470,19 +448,18 @@ final class NodePool {
 	/**
 	 * Opens, checks and closes pooled connections.
 	 */
-	private static final class ConnectionFactory extends BasePooledObjectFactory<StatefulConnection<byte[], byte[]>> {
+	private static final class ConnectionFactory extends BasePooledObjectFactory<BatchConnection> {
 
-		private final Supplier<StatefulConnection<byte[], byte[]>> connector;
+		private final Supplier<BatchConnection> connector;
 
-		private final Set<StatefulConnection<byte[], byte[]>> retired;
+		private final Set<BatchConnection> retired;
 
 		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
 
-		private final Predicate<StatefulConnection<byte[], byte[]>> socketOpen;
+		private final Predicate<BatchConnection> socketOpen;
 
-		ConnectionFactory(Supplier<StatefulConnection<byte[], byte[]>> connector,
-				Set<StatefulConnection<byte[], byte[]>> retired,
-				Predicate<StatefulConnection<byte[], byte[]>> socketOpen) {
+		ConnectionFactory(Supplier<BatchConnection> connector, Set<BatchConnection> retired,
+				Predicate<BatchConnection> socketOpen) {
 			this.connector = connector;
 			this.retired = retired;
 			this.socketOpen = socketOpen;
@@ -493,12 +470,12 @@ final class NodePool {
 		 * so that the borrow replaces it.
 		 */
 		@Override
-		public StatefulConnection<byte[], byte[]> create() {
+		public BatchConnection create() {
 			try {
 				return this.connector.get();
 			}
 			catch (RuntimeException ex) {
-				if (LettuceInternals.handshakeAnswerLost(ex)) {
+				if (LettuceErrors.handshakeAnswerLost(ex)) {
 					throw new ClosedBeforeUse(ex);
 				}
 				throw ex;
@@ -506,7 +483,7 @@ final class NodePool {
 		}
 
 		@Override
-		public PooledObject<StatefulConnection<byte[], byte[]>> wrap(StatefulConnection<byte[], byte[]> connection) {
+		public PooledObject<BatchConnection> wrap(BatchConnection connection) {
 			return new DefaultPooledObject<>(connection);
 		}
 
@@ -518,8 +495,8 @@ final class NodePool {
 		 * reads as an exhausted pool.
 		 */
 		@Override
-		public boolean validateObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+		public boolean validateObject(PooledObject<BatchConnection> pooled) {
+			BatchConnection connection = pooled.getObject();
 			// the socket is read on borrow only: a connection coming back was read to
 			// its last reply a moment ago
 			boolean usable = (pooled.getState() == PooledObjectState.RETURNING)
@@ -534,15 +511,15 @@ final class NodePool {
 		 * Whether a connection can serve the next batch: open, not retired, and its
 		 * socket not closed by the server.
 		 */
-		boolean usable(StatefulConnection<byte[], byte[]> connection) {
+		boolean usable(BatchConnection connection) {
 			return connection.isOpen() && !this.retired.contains(connection) && this.socketOpen.test(connection);
 		}
 
 		@Override
-		public void destroyObject(PooledObject<StatefulConnection<byte[], byte[]>> pooled) {
-			StatefulConnection<byte[], byte[]> connection = pooled.getObject();
+		public void destroyObject(PooledObject<BatchConnection> pooled) {
+			BatchConnection connection = pooled.getObject();
 			this.retired.remove(connection);
-			CompletableFuture<Void> closed = connection.closeAsync();
+			CompletableFuture<Void> closed = connection.lettuce().closeAsync();
 			this.closing.add(closed);
 			closed.whenComplete((result, failure) -> this.closing.remove(closed));
 		}

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import dev.redisbatch.internals.SpringDataRedisInternals;
 import io.lettuce.core.api.StatefulConnection;
 import org.jspecify.annotations.Nullable;
 
@@ -122,7 +123,7 @@ final class RecordingRedisConnection implements InvocationHandler {
 	}
 
 	private LettuceConnection newDelegate() {
-		LettuceConnection connection = LettuceInternals.pipelinedConnection(new RecorderProvider(this.recorder),
+		LettuceConnection connection = SpringDataRedisInternals.pipelinedConnection(new RecorderProvider(this.recorder),
 				this.timeoutMillis);
 		this.delegateSince = this.run.chunksSent();
 		return connection;

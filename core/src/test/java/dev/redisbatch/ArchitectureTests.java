@@ -1,5 +1,8 @@
 package dev.redisbatch;
 
+import java.lang.reflect.AccessibleObject;
+import java.lang.reflect.Field;
+
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -7,6 +10,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.util.ReflectionUtils;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
@@ -16,8 +21,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Keeps the library's architecture honest: it knows nothing of Spring Boot, the API does
  * not know the annotation support built on it, auto-batching stands apart from the batch
- * engine, and no two packages (the root package {@code dev.redisbatch} included) depend
- * on each other.
+ * engine, the wire knows nothing of batches, only the fence ({@code internals}) touches
+ * the insides of other libraries, and no two packages (the root package
+ * {@code dev.redisbatch} included) depend on each other.
  */
 class ArchitectureTests {
 
@@ -64,6 +70,58 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat(
 					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.internals..")))
+			.check(CLASSES);
+	}
+
+	@Test
+	void theWireUsesNothingOfRedisBatchButTheFence() {
+		noClasses().that()
+			.resideInAPackage("dev.redisbatch.wire..")
+			.should()
+			.dependOnClassesThat(
+					resideInAPackage("dev.redisbatch..").and(resideOutsideOfPackage("dev.redisbatch.wire.."))
+						.and(resideOutsideOfPackage("dev.redisbatch.internals..")))
+			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFenceTouchesTheInsidesOfLettuceNettyAndSpringDataRedis() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.redisbatch.internals..")
+			.should()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.protocol.CommandHandler")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.protocol.CommandEncoder")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.protocol.RedisStateMachine")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.protocol.DefaultEndpoint")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.protocol.PushHandler")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.RedisChannelHandler")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.RedisChannelWriter")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.StatefulRedisConnectionImpl")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.lettuce.core.ConnectionBuilder")
+			.orShould()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("io.netty.channel.nio.AbstractNioChannel")
+			.orShould()
+			.callMethod(AccessibleObject.class, "setAccessible", boolean.class)
+			.orShould()
+			.callMethod(ReflectionUtils.class, "makeAccessible", Field.class)
 			.check(CLASSES);
 	}
 

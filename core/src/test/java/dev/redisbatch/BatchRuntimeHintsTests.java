@@ -6,12 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.internals.NioSockets;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.wire.Wire;
 import io.lettuce.core.RedisURI;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.nio.AbstractNioChannel;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -131,7 +133,7 @@ class BatchRuntimeHintsTests {
 
 	@Test
 	void theSocketBehindAPlaintextChannelMayBeTakenReflectively() throws Exception {
-		Method javaChannel = AbstractNioChannel.class.getDeclaredMethod(LettuceInternals.JAVA_CHANNEL);
+		Method javaChannel = AbstractNioChannel.class.getDeclaredMethod(NioSockets.JAVA_CHANNEL);
 		assertThat(RuntimeHintsPredicates.reflection().onMethod(javaChannel).invoke()).accepts(this.hints);
 	}
 

@@ -12,7 +12,6 @@ import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
@@ -191,7 +190,7 @@ class BorrowToReleaseTests {
 	 * The channel of the pool's one idle connection.
 	 */
 	private static Channel channelOfTheIdleConnection(BatchConnectionPool pool) {
-		StatefulConnection<byte[], byte[]> connection = pool.server().borrow();
+		BatchConnection connection = pool.server().borrow();
 		try {
 			Channel channel = pool.channelOf(connection);
 			assertThat(channel).isNotNull();

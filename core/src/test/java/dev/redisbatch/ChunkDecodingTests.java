@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.redisbatch.internals.ReplyDecoder;
 import dev.redisbatch.testsupport.NettyLeakDetection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ArrayOutput;
@@ -16,7 +17,6 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueListOutput;
 import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.protocol.RedisStateMachine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
@@ -174,7 +174,7 @@ class ChunkDecodingTests {
 			ByteBuf second = first.copy();
 
 			boolean decodedInPlace = FlatReply.decode(first, FlatReply.view(first), inPlace, inPlaceFailures::add);
-			boolean decoded = new RedisStateMachine().decode(second, byStateMachine, stateMachineFailures::add);
+			boolean decoded = new ReplyDecoder().decode(second, byStateMachine, stateMachineFailures::add);
 
 			assertThat(decoded).isTrue();
 			if (decodedInPlace) {
@@ -243,7 +243,7 @@ class ChunkDecodingTests {
 
 		private final Chunk chunk;
 
-		private final RedisStateMachine decoder = new RedisStateMachine();
+		private final ReplyDecoder decoder = new ReplyDecoder();
 
 		private final ByteBuf bytes = Unpooled.buffer();
 
@@ -264,7 +264,7 @@ class ChunkDecodingTests {
 
 		boolean feed(String part) {
 			this.bytes.writeCharSequence(part, StandardCharsets.UTF_8);
-			return this.chunk.decode(this.bytes, this.decoder);
+			return this.chunk.read(this.bytes, this.decoder);
 		}
 
 		void assertDecoded() {

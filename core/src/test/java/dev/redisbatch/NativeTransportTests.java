@@ -6,10 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
+import dev.redisbatch.internals.NioSockets;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.RespConnection;
+import dev.redisbatch.wire.BatchChannels;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -52,18 +55,17 @@ class NativeTransportTests {
 	@Test
 	void lettucePicksEpollAndBatchConnectionsStillUseNioWithTheBatchsThreadOnTheSocket(RedisProcess server) {
 		assertThat(Transports.socketChannelClass()).as("Lettuce's own pick").isEqualTo(EpollSocketChannel.class);
-		LettuceInternals.Channels channels = new LettuceInternals.Channels(null);
+		BatchChannels channels = new BatchChannels(null);
 		ClientResources resources = BatchClients.resources(null, channels);
-		RedisClient client = BatchClients.client(resources, null, TIMEOUT,
-				ClientOptions.ReauthenticateBehavior.DEFAULT);
+		RedisClient client = BatchClients.client(resources, null, TIMEOUT, ClientOptions.ReauthenticateBehavior.DEFAULT,
+				true, UnaryOperator.identity());
 		try {
 			// a host name, resolved without Lettuce's DNS resolver (built for epoll)
 			StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE,
 					RedisURI.create("redis://localhost:" + server.port()));
 			Channel channel = channels.channelOf(connection);
 			assertThat(channel).isInstanceOf(NioSocketChannel.class);
-			assertThat(LettuceInternals.callerSocketOf(channel)).as("the batch's thread can use the socket")
-				.isNotNull();
+			assertThat(NioSockets.socketOf(channel)).as("the batch's thread can use the socket").isNotNull();
 			assertThat(connection.sync().ping()).isEqualTo("PONG");
 		}
 		finally {

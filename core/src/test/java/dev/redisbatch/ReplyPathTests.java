@@ -22,13 +22,12 @@ import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TcpProxy;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
 import dev.redisbatch.testsupport.TestCertificates;
+import dev.redisbatch.wire.Wire;
 import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
 import io.lettuce.core.RedisCredentials;
 import io.lettuce.core.RedisCredentialsProvider;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.netty.channel.Channel;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -159,7 +158,7 @@ class ReplyPathTests {
 		assertThat(inFlight.join().count(Outcome.SUCCESS)).isEqualTo(100);
 		assertThat(server.call("GET", "counter")).isEqualTo("100");
 		// while the connection that was leased is out, the next batch needs a new one
-		StatefulConnection<byte[], byte[]> leased = pool.server().borrow();
+		BatchConnection leased = pool.server().borrow();
 		long created = pool.getCreatedCount();
 		try {
 			template.setAll(Map.of("after", "two"), null);
@@ -232,7 +231,7 @@ class ReplyPathTests {
 		BatchConnectionPool pool = track(BatchConnectionPool.builder(tls.uri()).maxActive(1).build());
 		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(64).build());
 		template.getAll(List.of("warm"));
-		StatefulConnection<byte[], byte[]> connection = pool.server().borrow();
+		BatchConnection connection = pool.server().borrow();
 		Channel channel = pool.channelOf(connection);
 		pool.server().release(connection);
 		List<Response<String>> values = new ArrayList<>();
@@ -248,9 +247,9 @@ class ReplyPathTests {
 
 		assertThat(values).allSatisfy((response) -> assertThat(response.get()).hasSize(1 << 20));
 		assertThat(channel.config().isAutoRead()).as("the event loop reads the connection again").isTrue();
-		StatefulRedisConnection<byte[], byte[]> same = (StatefulRedisConnection<byte[], byte[]>) pool.server().borrow();
+		BatchConnection same = pool.server().borrow();
 		try {
-			assertThat(same.async().ping().get(10, TimeUnit.SECONDS)).isEqualTo("PONG");
+			assertThat(same.lettuce().async().ping().get(10, TimeUnit.SECONDS)).isEqualTo("PONG");
 		}
 		finally {
 			pool.server().release(same);
@@ -273,7 +272,7 @@ class ReplyPathTests {
 			.build());
 		StringBatchTemplate template = new StringBatchTemplate(pool, BatchOptions.builder().chunkSize(1).build());
 		assertThat(whoAmI(template)).isEqualTo("first");
-		StatefulConnection<byte[], byte[]> connection = pool.server().borrow();
+		BatchConnection connection = pool.server().borrow();
 		Channel channel = pool.channelOf(connection);
 		pool.server().release(connection);
 		Wire wire = channel.pipeline().get(Wire.class);

@@ -41,7 +41,7 @@ public final class RedisBatchAutoConfiguration {
 	BatchConnectionPool redisBatchConnectionPool(DataRedisConnectionDetails connectionDetails,
 			ObjectProvider<DataRedisProperties> redisProperties, RedisBatchProperties properties) {
 		return BatchConnectionPools.create(BootLine.settings(connectionDetails, redisProperties.getIfAvailable()),
-				properties.getPool());
+				properties);
 	}
 
 }

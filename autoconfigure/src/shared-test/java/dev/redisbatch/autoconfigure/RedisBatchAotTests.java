@@ -78,7 +78,7 @@ class RedisBatchAotTests {
 				}
 			}
 		}
-		assertThat(types).hasSize(6);
+		assertThat(types).hasSize(7);
 		assertThat(accessors).hasSizeGreaterThan(20)
 			.allSatisfy((method) -> assertThat(RuntimeHintsPredicates.reflection().onMethod(method).invoke())
 				.as(method.toString())

@@ -64,12 +64,14 @@ class RedisBatchObservationAutoConfigurationTests {
 				.hasLowCardinalityKeyValue("outcome", "success")
 				.hasLowCardinalityKeyValue("mode", "pipeline")
 				.hasLowCardinalityKeyValue("topology", "standalone")
+				.hasLowCardinalityKeyValue("path", "caller")
 				.hasHighCardinalityKeyValue("redis.batch.size", "250")
 				.hasHighCardinalityKeyValue("redis.batch.chunks", "3")
 				.hasBeenStopped();
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("redis.batch")
-				.tags("name", "import", "outcome", "success", "mode", "pipeline", "topology", "standalone")
+				.tags("name", "import", "outcome", "success", "mode", "pipeline", "topology", "standalone", "path",
+						"caller")
 				.timer()
 				.count()).isEqualTo(1);
 			assertThat(
@@ -83,6 +85,29 @@ class RedisBatchObservationAutoConfigurationTests {
 			assertThat(meters.get("redis.batch.pool.idle").gauge().value()).isEqualTo(1);
 			assertThat(meters.get("redis.batch.pool.active").gauge().value()).isZero();
 		});
+	}
+
+	@Test
+	void withTheFastPathOffBatchesTakeThePortablePathAsTheirPathTagSaysWithoutAWarning(RedisProcess server,
+			CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("spring.data.redis.port=" + server.port(), "redis.batch.fast-path.enabled=false")
+			.run((context) -> {
+				context.getBean(StringBatchTemplate.class)
+					.execute(BatchOptions.builder().chunkSize(100).name("import").build(), (batch) -> {
+						for (int i = 0; i < 250; i++) {
+							batch.set("k" + i, "v");
+						}
+					});
+
+				assertThat(server.call("GET", "k249")).isEqualTo("v");
+				assertThat(context.getBean(MeterRegistry.class)
+					.get("redis.batch")
+					.tags("name", "import", "outcome", "success", "path", "portable")
+					.timer()
+					.count()).isEqualTo(1);
+				assertThat(output).doesNotContain("WARN");
+			});
 	}
 
 	@Test
@@ -150,7 +175,11 @@ class RedisBatchObservationAutoConfigurationTests {
 					assertThat(meters.get("redis.batch.pool.exhausted").functionCounter().count()).isEqualTo(1);
 					assertThat(meters.get("redis.batch.commands").tags("outcome", "not_sent").counter().count())
 						.isEqualTo(1);
-					assertThat(meters.get("redis.batch").tags("outcome", "failure").timer().count()).isEqualTo(2);
+					// the exhausted batch had no connection (path none), the held one had
+					assertThat(meters.get("redis.batch").tags("outcome", "failure", "path", "none").timer().count())
+						.isEqualTo(1);
+					assertThat(meters.get("redis.batch").tags("outcome", "failure", "path", "caller").timer().count())
+						.isEqualTo(1);
 					await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActive() == 0);
 				});
 		}

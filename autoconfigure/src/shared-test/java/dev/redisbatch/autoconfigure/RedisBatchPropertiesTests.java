@@ -63,6 +63,7 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.metrics.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.annotations.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.auto-batching.enabled", List.of("false", "true"));
+		DOCUMENTED_RANGES.put("redis.batch.fast-path.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.auto-batching.max-write-bytes", List.of("1KB", "64MB"));
 	}
 

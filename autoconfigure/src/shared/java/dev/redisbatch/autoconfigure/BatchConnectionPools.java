@@ -23,7 +23,7 @@ final class BatchConnectionPools {
 	private BatchConnectionPools() {
 	}
 
-	static BatchConnectionPool create(RedisConnectionSettings settings, RedisBatchProperties.Pool pool) {
+	static BatchConnectionPool create(RedisConnectionSettings settings, RedisBatchProperties properties) {
 		String clientName = StringUtils.hasText(settings.clientName()) ? settings.clientName() + "-batch"
 				: "redis-batch";
 		BatchConnectionPool.Builder builder = switch (settings.mode()) {
@@ -63,7 +63,8 @@ final class BatchConnectionPools {
 		if (settings.connectTimeout() != null) {
 			builder.connectTimeout(settings.connectTimeout());
 		}
-		return RedisBatchPropertiesValidator.pool(builder, pool);
+		builder.fastPath(properties.getFastPath().isEnabled());
+		return RedisBatchPropertiesValidator.pool(builder, properties.getPool());
 	}
 
 	private static RedisURI.Builder uri(Node node, RedisConnectionSettings settings, String clientName) {

@@ -91,6 +91,8 @@ public class RedisBatchProperties {
 
 	private final AutoBatching autoBatching = new AutoBatching();
 
+	private final FastPath fastPath = new FastPath();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -190,6 +192,10 @@ public class RedisBatchProperties {
 
 	public Annotations getAnnotations() {
 		return this.annotations;
+	}
+
+	public FastPath getFastPath() {
+		return this.fastPath;
 	}
 
 	public AutoBatching getAutoBatching() {
@@ -369,6 +375,28 @@ public class RedisBatchProperties {
 
 		public void setMaxWriteBytes(DataSize maxWriteBytes) {
 			this.maxWriteBytes = maxWriteBytes;
+		}
+
+	}
+
+	/**
+	 * The fast path of batch connections.
+	 */
+	public static class FastPath {
+
+		/**
+		 * Whether batches take the fast path, where what it relies on inside Lettuce and
+		 * Netty is there (checked when the pool is built, with a warning when it is not),
+		 * or always the portable path, Lettuce's own pipelining.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

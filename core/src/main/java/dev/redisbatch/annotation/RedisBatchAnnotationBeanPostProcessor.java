@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 
 import dev.redisbatch.BatchTemplate;
 
+import dev.redisbatch.internals.Compatibility;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.ComposablePointcut;
@@ -60,13 +61,31 @@ public class RedisBatchAnnotationBeanPostProcessor extends AbstractBeanFactoryAw
 		this.interceptor.setValueResolver(resolver);
 	}
 
+	/**
+	 * What recording relies on in Lettuce and Spring Data Redis and is not there: a seam
+	 * for tests that break an assumption on purpose.
+	 */
+	private Supplier<List<String>> recordingChecks = Compatibility::recordingMismatches;
+
 	@Override
 	protected boolean isEligible(Class<?> targetClass) {
 		boolean eligible = super.isEligible(targetClass);
 		if (eligible) {
+			List<String> mismatches = this.recordingChecks.get();
+			if (!mismatches.isEmpty()) {
+				throw new IllegalStateException(Compatibility.describe(
+						"@RedisBatch on " + targetClass.getName()
+								+ ", which records RedisTemplate commands on connections of its own,",
+						mismatches, "it has no portable equivalent; use a Lettuce of the tested range, or "
+								+ "run the commands through a BatchTemplate"));
+			}
 			this.interceptor.validate(targetClass);
 		}
 		return eligible;
+	}
+
+	void recordingChecks(Supplier<List<String>> checks) {
+		this.recordingChecks = checks;
 	}
 
 }

@@ -1,6 +1,11 @@
 package dev.redisbatch.autobatch;
 
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
 import dev.redisbatch.internals.CommandEncoding;
+import dev.redisbatch.internals.Compatibility;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -20,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * so that it meets every write first, whatever the application's customizer added;</li>
  * <li>{@link WriteCoalescer}, just after Lettuce's encoder.</li>
  * </ul>
- * A channel without Lettuce's encoder (none that Lettuce makes) is left as it is.
+ * When what the coalescer relies on in Lettuce is not there
+ * ({@link Compatibility#autoBatchingMismatches()}), or a channel has no Lettuce encoder,
+ * channels are left as Lettuce made them, and one warning says why.
  */
 final class AutoBatchingNettyCustomizer implements NettyCustomizer {
 
@@ -30,9 +37,23 @@ final class AutoBatchingNettyCustomizer implements NettyCustomizer {
 
 	private final AutoBatching settings;
 
+	private final Supplier<List<String>> checks;
+
+	private final AtomicBoolean warned = new AtomicBoolean();
+
 	AutoBatchingNettyCustomizer(@Nullable NettyCustomizer application, AutoBatching settings) {
+		this(application, settings, Compatibility::autoBatchingMismatches);
+	}
+
+	/**
+	 * @param checks what the coalescer relies on and is not there: a seam for tests that
+	 * break an assumption on purpose
+	 */
+	AutoBatchingNettyCustomizer(@Nullable NettyCustomizer application, AutoBatching settings,
+			Supplier<List<String>> checks) {
 		this.application = application;
 		this.settings = settings;
+		this.checks = checks;
 	}
 
 	@Override
@@ -48,9 +69,17 @@ final class AutoBatchingNettyCustomizer implements NettyCustomizer {
 			this.application.afterChannelInitialized(channel);
 		}
 		ChannelPipeline pipeline = channel.pipeline();
-		ChannelHandlerContext encoder = CommandEncoding.encoderOf(pipeline);
-		if (encoder == null || pipeline.get(CallerWrites.NAME) != null) {
-			logger.debug("Auto-batching left a channel as it is: no Lettuce encoder in its pipeline, or already there");
+		if (pipeline.get(CallerWrites.NAME) != null) {
+			return;
+		}
+		List<String> mismatches = this.checks.get();
+		ChannelHandlerContext encoder = mismatches.isEmpty() ? CommandEncoding.encoderOf(pipeline) : null;
+		if (encoder == null) {
+			if (this.warned.compareAndSet(false, true)) {
+				logger.warn(Compatibility.describe("Auto-batching",
+						mismatches.isEmpty() ? List.of("a connection's pipeline has no CommandEncoder") : mismatches,
+						"the application's connections are left as Lettuce made them, each write its own"));
+			}
 			return;
 		}
 		pipeline.addAfter(encoder.name(), WriteCoalescer.NAME,

@@ -20,6 +20,8 @@ public class BatchObservationContext extends Observation.Context {
 
 	private final String topology;
 
+	private String path = "none";
+
 	private long succeeded;
 
 	private long failed;
@@ -75,6 +77,23 @@ public class BatchObservationContext extends Observation.Context {
 	 */
 	public String getTopology() {
 		return this.topology;
+	}
+
+	/**
+	 * The path the batch's bytes took, as its first connection took it.
+	 * @return {@code caller}, {@code event-loop}, {@code portable}, or {@code none} when
+	 * no command was sent
+	 */
+	public String getPath() {
+		return this.path;
+	}
+
+	/**
+	 * Set the path the batch's bytes took.
+	 * @param path {@code caller}, {@code event-loop} or {@code portable}
+	 */
+	public void setPath(String path) {
+		this.path = path;
 	}
 
 	/**

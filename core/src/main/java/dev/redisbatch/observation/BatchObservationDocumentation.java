@@ -82,6 +82,19 @@ public enum BatchObservationDocumentation implements ObservationDocumentation {
 			public String asString() {
 				return "topology";
 			}
+		},
+
+		/**
+		 * The path the batch's bytes took: {@code caller} (its own thread read and wrote
+		 * the sockets), {@code event-loop} (the connections' event loops did, as under
+		 * TLS), {@code portable} (Lettuce's own pipelining), or {@code none} (no command
+		 * was sent).
+		 */
+		PATH {
+			@Override
+			public String asString() {
+				return "path";
+			}
 		}
 
 	}

@@ -4,9 +4,9 @@ import io.micrometer.common.KeyValues;
 
 /**
  * The default naming and tags of the {@code redis.batch} observation: low-cardinality
- * tags {@code name}, {@code outcome}, {@code mode} and {@code topology}, and the size and
- * chunk count as high-cardinality values (spans only), with the throttle wait of a batch
- * under a rate cap and the keys matched by a bulk operation.
+ * tags {@code name}, {@code outcome}, {@code mode}, {@code topology} and {@code path},
+ * and the size and chunk count as high-cardinality values (spans only), with the throttle
+ * wait of a batch under a rate cap and the keys matched by a bulk operation.
  *
  * @since 0.1.0
  */
@@ -32,7 +32,8 @@ public class DefaultBatchObservationConvention implements BatchObservationConven
 		return KeyValues.of(BatchObservationDocumentation.LowCardinalityKeys.NAME.withValue(context.getBatchName()),
 				BatchObservationDocumentation.LowCardinalityKeys.OUTCOME.withValue(context.getOutcome()),
 				BatchObservationDocumentation.LowCardinalityKeys.MODE.withValue(context.getMode().tagValue()),
-				BatchObservationDocumentation.LowCardinalityKeys.TOPOLOGY.withValue(context.getTopology()));
+				BatchObservationDocumentation.LowCardinalityKeys.TOPOLOGY.withValue(context.getTopology()),
+				BatchObservationDocumentation.LowCardinalityKeys.PATH.withValue(context.getPath()));
 	}
 
 	@Override

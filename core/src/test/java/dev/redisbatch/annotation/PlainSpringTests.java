@@ -13,6 +13,7 @@ import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.docs.OrderImporter;
 import dev.redisbatch.docs.RedisConfig;
+import dev.redisbatch.internals.Compatibility;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,9 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.fail;
 
 /**
  * {@link EnableRedisBatch @EnableRedisBatch} in a Spring application without Spring Boot:
@@ -145,6 +148,23 @@ class PlainSpringTests {
 				RedisBeans.class, OrderImporter.class);
 	}
 
+	@Test
+	void withoutWhatRecordingReliesOnTheApplicationStopsAtStartupWithOneSentenceNamingTheVersions(RedisProcess server) {
+		Throwable failure = catchThrowable(() -> run(server, (context) -> fail("started"), RedisBeans.class,
+				RecordingBroken.class, OrderImporter.class));
+
+		assertThat(failure).rootCause()
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessage(Compatibility.describe(
+					"@RedisBatch on " + OrderImporter.class.getName()
+							+ ", which records RedisTemplate commands on connections of its own,",
+					List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"),
+					"it has no portable equivalent; use a Lettuce of the tested range, or run the commands "
+							+ "through a BatchTemplate"))
+			.hasMessageContaining("this application has Lettuce " + Compatibility.lettuceVersion());
+		assertThat(server.call("DBSIZE")).isEqualTo(0L);
+	}
+
 	private static void run(RedisProcess server, Consumer<AnnotationConfigApplicationContext> test,
 			Class<?>... components) {
 		try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
@@ -178,6 +198,22 @@ class PlainSpringTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableRedisBatch(order = 42, proxyTargetClass = true)
 	static class OrderedAndClassProxies {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordingBroken {
+
+		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static RedisBatchAnnotationBeanPostProcessor brokenPostProcessor() {
+			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
+				throw new IllegalStateException("not used");
+			}, List::of);
+			postProcessor
+				.recordingChecks(() -> List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"));
+			return postProcessor;
+		}
 
 	}
 

@@ -14,10 +14,12 @@ import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.docs.AutoBatchingConfig;
 import dev.redisbatch.internals.CommandEncoding;
+import dev.redisbatch.internals.Compatibility;
+import dev.redisbatch.testsupport.CapturedOutput;
+import dev.redisbatch.testsupport.OutputCaptureExtension;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -28,6 +30,7 @@ import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
@@ -197,6 +200,30 @@ class AutoBatchingTests {
 			assertThat(channel.pipeline().get(CallerWrites.NAME)).isNull();
 			assertThat(channel.pipeline().get(WriteCoalescer.NAME)).isNull();
 		});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void withoutWhatTheCoalescerReliesOnConnectionsStayLettucesOwnAndOneWarningNamesTheVersions(RedisProcess server,
+			CapturedOutput output) {
+		ClientResources resources = DefaultClientResources.builder()
+			.nettyCustomizer(new AutoBatchingNettyCustomizer(null, autoBatching(),
+					() -> List.of("RedisCommand.encode() is missing")))
+			.build();
+		StringRedisTemplate template = new StringRedisTemplate(factory(server, resources, ClientOptions.create()));
+		StringRedisTemplate second = new StringRedisTemplate(factory(server, resources, ClientOptions.create()));
+
+		template.opsForValue().set("one", "1");
+		second.opsForValue().set("two", "2");
+
+		assertThat(server.call("MGET", "one", "two")).asList().containsExactly("1", "2");
+		assertThat(this.listener.writes()).as("no write went through the coalescer").isZero();
+		assertThat(output.toString().lines().filter((line) -> line.contains("WARN")).toList()).singleElement()
+			.asString()
+			.contains("Auto-batching is checked against " + Compatibility.TESTED)
+			.contains("this application has Lettuce " + Compatibility.lettuceVersion())
+			.contains("where RedisCommand.encode() is missing")
+			.contains("left as Lettuce made them");
 	}
 
 	@Test

@@ -41,7 +41,7 @@ public final class RedisBatchAutoConfiguration {
 	BatchConnectionPool redisBatchConnectionPool(RedisConnectionDetails connectionDetails,
 			ObjectProvider<RedisProperties> redisProperties, RedisBatchProperties properties) {
 		return BatchConnectionPools.create(BootLine.settings(connectionDetails, redisProperties.getIfAvailable()),
-				properties.getPool());
+				properties);
 	}
 
 }

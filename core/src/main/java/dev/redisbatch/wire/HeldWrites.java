@@ -1,4 +1,4 @@
-package dev.redisbatch;
+package dev.redisbatch.wire;
 
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;

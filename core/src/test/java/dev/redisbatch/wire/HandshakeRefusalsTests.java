@@ -1,7 +1,8 @@
-package dev.redisbatch;
+package dev.redisbatch.wire;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.redisbatch.internals.LettuceErrors;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.netty.buffer.ByteBuf;
@@ -45,7 +46,7 @@ class HandshakeRefusalsTests {
 	void onlyAReportedCloseAfterARefusalBecomesTheRefusal() {
 		long start = System.nanoTime();
 		RuntimeException closed = new RedisConnectionException("Unable to connect",
-				new RedisConnectionException(LettuceInternals.CLOSED_IN_HANDSHAKE));
+				new RedisConnectionException(LettuceErrors.CLOSED_IN_HANDSHAKE));
 		RuntimeException refused = new RedisConnectionException("Unable to connect",
 				new java.net.ConnectException("Connection refused"));
 

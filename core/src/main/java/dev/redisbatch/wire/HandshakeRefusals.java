@@ -1,8 +1,9 @@
-package dev.redisbatch;
+package dev.redisbatch.wire;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
+import dev.redisbatch.internals.LettuceErrors;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
@@ -13,12 +14,12 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Lettuce sometimes reports a refused handshake as a closed connection:
  * {@code Connection closed prematurely} or {@code RedisHandshakeHandler not registered}
- * (see {@link LettuceInternals#handshakeAnswerLost}). The failure to open a connection
- * then says what the server answered instead. A connection really closed during its
- * handshake (by a proxy, say) keeps Lettuce's report: the pool replaces it once, as one
- * closed before its first command ({@link NodePool#borrow()}).
+ * (see {@link LettuceErrors#handshakeAnswerLost}). The failure to open a connection then
+ * says what the server answered instead. A connection really closed during its handshake
+ * (by a proxy, say) keeps Lettuce's report: the pool replaces it once, as one closed
+ * before its first command.
  */
-final class HandshakeRefusals {
+public final class HandshakeRefusals {
 
 	/**
 	 * The most bytes of a refusal kept: its first line, which names the error.
@@ -34,7 +35,7 @@ final class HandshakeRefusals {
 	 * @throws RuntimeException what opening it threw, with the server's refusal in place
 	 * of Lettuce's report of a closed connection
 	 */
-	<T> T open(Supplier<T> connect) {
+	public <T> T open(Supplier<T> connect) {
 		long start = System.nanoTime();
 		try {
 			return connect.get();
@@ -83,8 +84,8 @@ final class HandshakeRefusals {
 	 * @param start when the attempt started, a {@link System#nanoTime()} value
 	 * @return the failure to throw
 	 */
-	RuntimeException explain(RuntimeException failure, long start) {
-		String refusal = LettuceInternals.handshakeAnswerLost(failure) ? since(start) : null;
+	public RuntimeException explain(RuntimeException failure, long start) {
+		String refusal = LettuceErrors.handshakeAnswerLost(failure) ? since(start) : null;
 		if (refusal == null) {
 			return failure;
 		}

@@ -1,4 +1,4 @@
-package dev.redisbatch;
+package dev.redisbatch.wire;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * instead of three (the event loop woken to write, woken to read, then waking the batch's
  * thread). Lettuce still opened the connection and owns it; while the batch's thread uses
  * the socket, the event loop does not read it ({@link Wire} switches its auto-read off),
- * and Netty never writes on it (Lettuce writing during a lease closes the connection).
+ * and Netty never writes on it (what Lettuce writes during a lease is held until the
+ * lease ends).
  * <p>
  * The socket stays non-blocking, registered with the event loop's selector (with no
  * interest) and with a selector of its own, on which the batch's thread waits for
