@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The strategies of the auto-batching scenario (issue 23): the application's own
+ * The strategies of the concurrency suite: the application's own
  * {@code StringRedisTemplate}, called by many threads at once with one command each, as
  * Spring Boot configures it and with the three ways to batch what they write. Each one is
  * a Spring Boot context with Boot's Redis auto-configuration ({@link BootRedis}).
@@ -62,14 +62,6 @@ final class SingleCommandClients {
 	}
 
 	/**
-	 * Every strategy of the scenario, in report order.
-	 * @return the descriptors
-	 */
-	static List<Descriptor> all() {
-		return ALL;
-	}
-
-	/**
 	 * The ids, in report order.
 	 * @return the ids
 	 */
@@ -80,7 +72,7 @@ final class SingleCommandClients {
 	/**
 	 * Look a strategy up.
 	 * @param id the id
-	 * @return the descriptor, if the id is one of the scenario's
+	 * @return the descriptor, if the id is one of the suite's
 	 */
 	static Optional<Descriptor> find(String id) {
 		return ALL.stream().filter((descriptor) -> descriptor.id().equals(id)).findFirst();
@@ -111,7 +103,7 @@ final class SingleCommandClients {
 				properties.add("redis.batch.auto-batching.enabled=true");
 			}
 			default -> throw new IllegalArgumentException(
-					"Unknown strategy '" + id + "' of the auto-batching scenario; known: " + ids());
+					"Unknown strategy '" + id + "' of the concurrency suite; known: " + ids());
 		}
 		return BootRedis.start(endpoint, components, properties.toArray(String[]::new));
 	}
@@ -126,7 +118,7 @@ final class SingleCommandClients {
 	}
 
 	/**
-	 * A strategy of the scenario.
+	 * A strategy of the concurrency suite.
 	 *
 	 * @param id the id (the JMH parameter value)
 	 * @param label the name in tables
