@@ -51,7 +51,7 @@ final class SingleCommandClients {
 							+ "on the shared native connection, written and flushed on its own"),
 			new Descriptor(JEDIS, "Boot with a Jedis pool",
 					"spring.data.redis.client-type=jedis with a pool of as many connections as threads "
-							+ "(max-active = max-idle = threads): a connection per command"),
+							+ "(max-active = max-idle = threads, timeouts of 10 s): a connection per command"),
 			new Descriptor(FLUSH_CONSOLIDATION, "Lettuce + FlushConsolidationHandler by hand",
 					"Boot's defaults with a ClientResourcesBuilderCustomizer whose Netty customizer adds "
 							+ "FlushConsolidationHandler(256, true) first in every channel"),
@@ -96,6 +96,10 @@ final class SingleCommandClients {
 				properties.add("spring.data.redis.jedis.pool.enabled=true");
 				properties.add("spring.data.redis.jedis.pool.max-active=" + threads);
 				properties.add("spring.data.redis.jedis.pool.max-idle=" + threads);
+				// hundreds of threads open their connections at once through the proxy,
+				// which
+				// shares the two cores: more than Jedis's default of 2 s
+				properties.add("spring.data.redis.connect-timeout=10s");
 			}
 			case FLUSH_CONSOLIDATION -> components.add(FlushConsolidation.class);
 			case AUTO_BATCHING -> {
