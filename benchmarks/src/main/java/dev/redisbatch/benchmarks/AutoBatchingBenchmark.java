@@ -1,5 +1,7 @@
 package dev.redisbatch.benchmarks;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,20 +20,22 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.ThreadParams;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The auto-batching scenario (issue 23): every JMH thread calls the application's
- * {@code StringRedisTemplate} with one command at a time, a GET, then a SET of the same
- * small value, then a GET again, of a key of its own, as request threads do. Each
- * operation is one command, and each is timed.
+ * Concurrent single commands, as request threads send them: every JMH thread calls the
+ * application's {@code StringRedisTemplate} with one command at a time, a SET and a GET
+ * of a small value in turn, of a key of its own. Each operation is one command, and each
+ * is timed.
  * <p>
- * The suite's {@link Main} runs it with 1 to 256 platform threads and 256 and 1,024
- * virtual threads ({@code -Djmh.executor=VIRTUAL}, JDK 21 and later), with
- * {@link CpuCostProfiler} and {@link CommandsPerWriteProfiler}. Each trial flushes the
- * server and writes the key of every thread; every GET checks its value.
+ * The runner ({@link Main}) runs it with 1 to 256 platform threads, and 256 and 1,024
+ * virtual threads ({@code -Djmh.executor=VIRTUAL}) when the forks' JDK has them (21 and
+ * later), with {@link CpuCostProfiler} and {@link CommandsPerWriteProfiler}. Each trial
+ * empties the server and writes the key of every thread; every GET checks its value.
  *
  * @since 0.1.0
  */
@@ -61,23 +65,10 @@ public class AutoBatchingBenchmark {
 	public String strategy = SingleCommandClients.AUTO_BATCHING;
 
 	/**
-	 * Only {@code GETSET}, GET and SET in turn: a parameter so that the suite names the
-	 * cells of every group alike.
-	 */
-	@Param({ "GETSET" })
-	public String workload = "GETSET";
-
-	/**
-	 * The commands of one operation: one.
-	 */
-	@Param({ "1" })
-	public int n = 1;
-
-	/**
 	 * {@code direct}, or through the latency-adding proxy.
 	 */
-	@Param({ "direct" })
-	public String network = "direct";
+	@Param({ BenchmarkEnvironment.DIRECT })
+	public String network = BenchmarkEnvironment.DIRECT;
 
 	private ConfigurableApplicationContext context;
 
@@ -97,13 +88,7 @@ public class AutoBatchingBenchmark {
 	 * @param threads the number of threads
 	 */
 	void prepare(int threads) {
-		if (!"GETSET".equals(this.workload) || this.n != 1) {
-			throw new IllegalArgumentException("The auto-batching scenario sends one GET or SET per operation, "
-					+ "not " + this.workload + " × " + this.n);
-		}
-		try (ServerControl server = new ServerControl(BenchmarkEnvironment.serverPort())) {
-			server.flushAll();
-		}
+		BenchmarkEnvironment.server().reset(null);
 		this.context = SingleCommandClients.start(this.strategy, BenchmarkEnvironment.endpoint(this.network), threads);
 		this.template = SingleCommandClients.template(this.context);
 		for (int thread = 0; thread < threads; thread++) {
@@ -150,7 +135,7 @@ public class AutoBatchingBenchmark {
 			// It reads the server's CPU over a blocking socket: on a virtual thread that
 			// read can wait for a carrier that JMH's other threads keep busy. Without the
 			// mark the profiler reads at the end of the iteration, on JMH's own thread.
-			CpuCostProfiler.iterationEnded(this.network);
+			CpuCostProfiler.iterationEnded();
 		}
 	}
 
@@ -162,6 +147,31 @@ public class AutoBatchingBenchmark {
 		if (this.context != null) {
 			this.context.close();
 		}
+	}
+
+	/**
+	 * The numbers of a cell: commands per second (every thread's, per second of wall
+	 * time), p50, p99 and p99.9 per command, client and server CPU per command, and
+	 * auto-batching's commands per write.
+	 * @param cell the cell
+	 * @param run its result
+	 * @return the rows
+	 */
+	static List<Row> rows(Cell cell, RunResult run) {
+		Statistics latency = run.getPrimaryResult().getStatistics();
+		List<Row> rows = new ArrayList<>();
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.COMMANDS_PER_S, Row.samples(run, CpuCostProfiler.BATCHES)));
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.P50_MS, latency.getPercentile(50)));
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.P99_MS, latency.getPercentile(99)));
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.P999_MS, latency.getPercentile(99.9)));
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.CPU_NS_PER_COMMAND, Row.samples(run, CpuCostProfiler.CLIENT)));
+		rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.SERVER_CPU_NS_PER_COMMAND,
+				Row.samples(run, CpuCostProfiler.SERVER)));
+		List<Double> perWrite = Row.samples(run, CommandsPerWriteProfiler.COMMANDS_PER_WRITE);
+		if (!perWrite.isEmpty()) {
+			rows.add(Row.of(Suite.CONCURRENCY, cell, Metric.COMMANDS_PER_WRITE, perWrite));
+		}
+		return rows;
 	}
 
 	/**

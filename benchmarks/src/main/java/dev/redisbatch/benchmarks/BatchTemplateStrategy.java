@@ -2,13 +2,10 @@ package dev.redisbatch.benchmarks;
 
 import java.util.List;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
-import dev.redisbatch.Batch;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
-import dev.redisbatch.BatchResults;
-import dev.redisbatch.Outcome;
-import dev.redisbatch.Response;
 import dev.redisbatch.StringBatchTemplate;
 import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
@@ -16,54 +13,70 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * redis-batch's {@code BatchTemplate}: {@code setAll} for SET, {@code getAll} for GET and
- * one {@code execute} for the mixed batch.
- * <p>
- * The named strategies and the window variants use the {@code stringBatchTemplate} bean
- * of redis-batch's auto-configuration (with {@code redis.batch.max-in-flight-*} set for
- * the variants); the sweep builds templates directly with a chunk size and byte window.
+ * redis-batch's {@code BatchTemplate}: {@code setAll} for SET and {@code getAll} for GET,
+ * with the default options.
  */
 final class BatchTemplateStrategy implements Strategy {
 
+	/**
+	 * The system property that, set to {@code false} before a batch connection's first
+	 * batch, leaves its reads and writes to the event loop.
+	 */
+	static final String CALLER_IO = "redis.batch.caller-io";
+
 	private final StringBatchTemplate template;
 
-	private final @Nullable ConfigurableApplicationContext context;
+	private final AutoCloseable resources;
 
-	private final @Nullable BatchConnectionPool ownedPool;
-
-	private BatchTemplateStrategy(StringBatchTemplate template, @Nullable ConfigurableApplicationContext context,
-			@Nullable BatchConnectionPool ownedPool) {
+	private BatchTemplateStrategy(StringBatchTemplate template, AutoCloseable resources) {
 		this.template = template;
-		this.context = context;
-		this.ownedPool = ownedPool;
+		this.resources = resources;
 	}
 
 	/**
-	 * The auto-configured {@code stringBatchTemplate} bean.
+	 * The {@code stringBatchTemplate} bean of redis-batch's auto-configuration, as an
+	 * application gets it.
 	 * @param endpoint where to connect
-	 * @param properties extra {@code redis.batch.*} properties
 	 * @return the strategy
 	 */
-	static BatchTemplateStrategy autoConfigured(Endpoint endpoint, String... properties) {
-		ConfigurableApplicationContext context = BootRedis.start(endpoint, properties);
-		return new BatchTemplateStrategy(context.getBean(StringBatchTemplate.class), context, null);
+	static BatchTemplateStrategy autoConfigured(Endpoint endpoint) {
+		ConfigurableApplicationContext context = BootRedis.start(endpoint, List.of());
+		return new BatchTemplateStrategy(context.getBean(StringBatchTemplate.class), context);
 	}
 
 	/**
-	 * A template built without Spring, on a pool of its own.
+	 * The auto-configured template with its batch connections read and written by the
+	 * event loop: {@value #CALLER_IO} is {@code false} until the strategy is closed (a
+	 * benchmark JVM measures one strategy at a time).
 	 * @param endpoint where to connect
-	 * @param chunkSize the chunk size
-	 * @param windowBytes the byte window; the command window is too large to bind
 	 * @return the strategy
 	 */
-	static BatchTemplateStrategy built(Endpoint endpoint, int chunkSize, long windowBytes) {
-		BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(endpoint.uri())).build();
-		BatchOptions defaults = BatchOptions.builder()
-			.chunkSize(chunkSize)
-			.maxInFlightBytes(windowBytes)
-			.maxInFlightCommands(Strategies.UNBOUNDED_COMMANDS)
-			.build();
-		return new BatchTemplateStrategy(new StringBatchTemplate(pool, defaults), null, pool);
+	static BatchTemplateStrategy eventLoop(Endpoint endpoint) {
+		System.setProperty(CALLER_IO, "false");
+		BatchTemplateStrategy strategy = autoConfigured(endpoint);
+		return new BatchTemplateStrategy(strategy.template, () -> {
+			strategy.close();
+			System.clearProperty(CALLER_IO);
+		});
+	}
+
+	/**
+	 * A template with the default options on a pool of its own, built without Spring.
+	 * @param endpoint where to connect
+	 * @param pool what to set on the pool's builder
+	 * @return the strategy
+	 */
+	static BatchTemplateStrategy pooled(Endpoint endpoint, UnaryOperator<BatchConnectionPool.Builder> pool) {
+		BatchConnectionPool built = pool.apply(BatchConnectionPool.builder(RedisURI.create(endpoint.uri()))).build();
+		return new BatchTemplateStrategy(new StringBatchTemplate(built), built);
+	}
+
+	/**
+	 * The template, for a benchmark that runs batches of its own.
+	 * @return the template
+	 */
+	StringBatchTemplate template() {
+		return this.template;
 	}
 
 	/**
@@ -84,43 +97,7 @@ final class BatchTemplateStrategy implements Strategy {
 	@Override
 	public long get(Workload workload) {
 		List<@Nullable String> values = this.template.getAll(workload.keyList());
-		return workload.matchingValues(values.size(), (i) -> values.get(i));
-	}
-
-	@Override
-	@SuppressWarnings("unchecked")
-	public long mixed(Workload workload) {
-		Response<@Nullable String>[] gets = new Response[workload.entities()];
-		BatchResults results = this.template.execute((batch) -> {
-			for (int i = 0; i < gets.length; i++) {
-				recordMixed(batch, workload, i, gets);
-			}
-		});
-		return answeredMixed(results, workload, gets);
-	}
-
-	/**
-	 * The commands of one entity of the mixed batch: INCR, HSET, EXPIRE, GET.
-	 */
-	static void recordMixed(Batch<String, String> batch, Workload workload, int i, Response<@Nullable String>[] gets) {
-		batch.incr(workload.counterKeys()[i]);
-		batch.hset(workload.hashKeys()[i], Workload.FIELD, workload.values()[i]);
-		batch.expire(workload.hashKeys()[i], Workload.TTL);
-		gets[i] = batch.get(workload.keys()[i]);
-	}
-
-	/**
-	 * How many commands of the mixed batch answered as expected: the batch throws unless
-	 * every command succeeded, so check the values read.
-	 */
-	static long answeredMixed(BatchResults results, Workload workload, Response<@Nullable String>[] gets) {
-		long answered = results.count(Outcome.SUCCESS) - gets.length;
-		for (int i = 0; i < gets.length; i++) {
-			if (workload.values()[i].equals(gets[i].get())) {
-				answered++;
-			}
-		}
-		return answered;
+		return workload.matchingValues(values.size(), values::get);
 	}
 
 	@Override
@@ -134,11 +111,11 @@ final class BatchTemplateStrategy implements Strategy {
 
 	@Override
 	public void close() {
-		if (this.context != null) {
-			this.context.close();
+		try {
+			this.resources.close();
 		}
-		if (this.ownedPool != null) {
-			this.ownedPool.close();
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not close " + this.resources, ex);
 		}
 	}
 

@@ -1,12 +1,14 @@
 package dev.redisbatch.benchmarks;
 
-import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * What the suite's {@link Main} hands to the forked benchmark JVMs as system properties:
- * the port of the one Redis server of the run, and the ports of the latency-adding
- * proxies in front of it.
+ * What the runner ({@link Main}) hands to the forked benchmark JVMs as system properties:
+ * the port of the one Redis server of the run, and the ports of the latency proxies in
+ * front of it. A network is named {@code direct} (loopback, no proxy) or {@code rtt<ms>}
+ * (through the proxy of {@code test-support}, which adds half the round trip each way).
  */
 final class BenchmarkEnvironment {
 
@@ -21,101 +23,85 @@ final class BenchmarkEnvironment {
 	 */
 	static final String PROXY_PREFIX = "redisbatch.bench.proxy.";
 
-	/**
-	 * The system property with the ports of the local Redis Cluster's masters,
-	 * comma-separated.
-	 */
-	static final String CLUSTER = "redisbatch.bench.cluster";
+	static final String DIRECT = "direct";
 
 	/**
-	 * The network name of the benchmarks against the local Redis Cluster.
+	 * The heap of the forked JVMs: fixed, and touched before the run starts. A service
+	 * that has run for a while has touched its heap; without the pre-touch each client
+	 * pays page faults during the measurement in proportion to what it allocates.
 	 */
-	static final String CLUSTER_NETWORK = "cluster";
+	static final List<String> HEAP = List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch");
 
-	/**
-	 * The networks through the proxy, with the round trip each adds in milliseconds.
-	 */
-	static final List<String> PROXIED = List.of("rtt0", "rtt1", "rtt5", "rtt10");
-
-	/**
-	 * The heap's initial size, equal to {@link #HEAP_MAX} so that the heap is fixed: for
-	 * {@link #HEAP} and the paired benchmarks' {@code @Fork}.
-	 */
-	static final String HEAP_MIN = "-Xms4g";
-
-	/**
-	 * The heap's largest size: for {@link #HEAP} and the paired benchmarks'
-	 * {@code @Fork}.
-	 */
-	static final String HEAP_MAX = "-Xmx4g";
-
-	/**
-	 * The heap's pre-touch, for {@link #HEAP} and the paired benchmarks' {@code @Fork}.
-	 */
-	static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
-
-	/**
-	 * The heap of every forked benchmark JVM: fixed, and touched before the run starts. A
-	 * service that has run for a while has touched its heap; without the pre-touch a 4 GB
-	 * heap is touched for the first time during the measurement, and each client pays
-	 * page faults in proportion to what it allocates (profiled in
-	 * docs/performance/reply-path-log.md, tenth session).
-	 */
-	static final List<String> HEAP = List.of(HEAP_MIN, HEAP_MAX, PRE_TOUCH);
+	private static @Nullable Server server;
 
 	private BenchmarkEnvironment() {
+	}
+
+	/**
+	 * The server of the run, as this JVM's benchmarks and profilers use it: one
+	 * connection, opened before the first reading of any of them, so that no profiler
+	 * counts another's.
+	 * @return the server
+	 */
+	static synchronized Server server() {
+		int port = serverPort();
+		if (server == null || server.port() != port) {
+			if (server != null) {
+				server.close();
+			}
+			server = new Server(port);
+		}
+		return server;
 	}
 
 	static int serverPort() {
 		String port = System.getProperty(PORT);
 		if (port == null) {
-			throw new IllegalStateException("No Redis server: run the suite with dev.redisbatch.benchmarks.Main "
-					+ "(benchmarks/run.sh), which starts one and sets -D" + PORT);
+			throw new IllegalStateException("No Redis server: run the benchmarks with benchmarks/run.sh, which starts "
+					+ "one and sets -D" + PORT);
 		}
 		return Integer.parseInt(port);
 	}
 
 	static Endpoint direct() {
-		return new Endpoint(serverPort(), "direct", 0);
+		return new Endpoint(serverPort(), 0);
 	}
 
 	static Endpoint endpoint(String network) {
-		if ("direct".equals(network)) {
+		int rtt = rttMillis(network);
+		if (rtt == 0) {
 			return direct();
-		}
-		if (CLUSTER_NETWORK.equals(network)) {
-			return new Endpoint(Integer.parseInt(clusterNodes().get(0).split(":")[1]), CLUSTER_NETWORK, 0);
 		}
 		String port = System.getProperty(PROXY_PREFIX + network);
 		if (port == null) {
 			throw new IllegalStateException(
 					"No proxy for network '" + network + "' (-D" + PROXY_PREFIX + network + ")");
 		}
-		return new Endpoint(Integer.parseInt(port), network, rttMillis(network));
+		return new Endpoint(Integer.parseInt(port), rtt);
 	}
 
 	/**
-	 * The masters of the local Redis Cluster, as {@code host:port}.
-	 * @return the addresses
+	 * The round trip a network adds.
+	 * @param network {@code direct} or {@code rtt<ms>}
+	 * @return milliseconds
 	 */
-	static List<String> clusterNodes() {
-		String ports = System.getProperty(CLUSTER);
-		if (ports == null) {
-			throw new IllegalStateException("No Redis Cluster: run the cluster group with "
-					+ "dev.redisbatch.benchmarks.Main (benchmarks/run.sh --groups cluster), which starts one and sets -D"
-					+ CLUSTER);
-		}
-		return Arrays.stream(ports.split(",")).map((port) -> Endpoint.HOST + ":" + port).toList();
-	}
-
 	static int rttMillis(String network) {
-		if ("direct".equals(network) || CLUSTER_NETWORK.equals(network)) {
+		if (DIRECT.equals(network)) {
 			return 0;
 		}
 		if (!network.startsWith("rtt")) {
-			throw new IllegalArgumentException("Unknown network '" + network + "': direct, rtt0, rtt1 or rtt10");
+			throw new IllegalArgumentException("Unknown network '" + network + "': direct or rtt<ms>");
 		}
 		return Integer.parseInt(network.substring(3));
+	}
+
+	/**
+	 * The name of the network with this round trip.
+	 * @param rttMillis milliseconds, 0 for loopback
+	 * @return {@code direct} or {@code rtt<ms>}
+	 */
+	static String network(int rttMillis) {
+		return (rttMillis == 0) ? DIRECT : "rtt" + rttMillis;
 	}
 
 }

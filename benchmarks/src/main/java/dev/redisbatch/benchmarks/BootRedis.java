@@ -32,16 +32,6 @@ final class BootRedis {
 	}
 
 	/**
-	 * Start a context against the endpoint.
-	 * @param endpoint where to connect
-	 * @param properties extra properties, {@code name=value}
-	 * @return the running context
-	 */
-	static ConfigurableApplicationContext start(Endpoint endpoint, String... properties) {
-		return start(endpoint, List.of(), properties);
-	}
-
-	/**
 	 * Start a context against the endpoint, with beans of the caller's.
 	 * @param endpoint where to connect
 	 * @param components more configuration or component classes

@@ -17,7 +17,7 @@ import org.openjdk.jmh.results.ScalarResult;
 /**
  * A JMH profiler that measures what each command costs in CPU, client and server: it runs
  * in the benchmark's JVM, reads {@link CpuClock} and the server's {@code INFO cpu}
- * ({@link ServerCpu}) before and after each iteration, and divides by the commands the
+ * ({@link Server}) before and after each iteration, and divides by the commands the
  * iteration sent (its operations, every thread's, times the commands of one operation).
  * The results are JMH secondary results:
  * <ul>
@@ -30,15 +30,14 @@ import org.openjdk.jmh.results.ScalarResult;
  * client during the iteration, in percent of one core;</li>
  * <li>{@value #BATCHES}: the operations per second of wall time, over every thread.</li>
  * </ul>
- * The server is the suite's ({@link BenchmarkEnvironment#serverPort()}); on the cluster
- * network its CPU is not read. The latency proxy runs in the suite's main JVM, so its CPU
- * is in neither figure.
+ * The server is the run's ({@link BenchmarkEnvironment#serverPort()}). The latency proxy
+ * runs in the runner's JVM, so its CPU is in neither figure.
  * <p>
  * JMH runs a benchmark's trial teardown, which closes its clients and so ends their event
  * loops, before it calls {@link #afterIteration} for the last iteration: the CPU time of
  * threads that died would be lost from their role. So a benchmark marks the end of each
- * iteration itself, from its iteration teardown ({@link #iterationEnded(String)}), which
- * JMH runs first; without that mark the profiler reads at {@code afterIteration}.
+ * iteration itself, from its iteration teardown ({@link #iterationEnded()}), which JMH
+ * runs first; without that mark the profiler reads at {@code afterIteration}.
  *
  * @since 0.1.0
  */
@@ -75,10 +74,6 @@ public final class CpuCostProfiler implements InternalProfiler {
 	 */
 	private static volatile boolean active;
 
-	private static @Nullable ServerCpu server;
-
-	private static int serverPort;
-
 	private @Nullable Sample start;
 
 	/**
@@ -96,32 +91,32 @@ public final class CpuCostProfiler implements InternalProfiler {
 	/**
 	 * Mark the end of an iteration, from the benchmark's iteration teardown (before JMH's
 	 * trial teardown closes the clients). Does nothing unless the profiler runs.
-	 * @param network the benchmark's network
 	 */
-	static void iterationEnded(String network) {
+	static void iterationEnded() {
 		if (active) {
-			ENDED.set(sample(network));
+			ENDED.set(sample());
 		}
 	}
 
 	@Override
 	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
 		ENDED.set(null);
-		this.start = sample(benchmarkParams.getParam("network"));
+		this.start = sample();
 	}
 
 	@Override
 	public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
 			IterationResult result) {
 		Sample marked = ENDED.getAndSet(null);
-		Sample end = (marked != null) ? marked : sample(benchmarkParams.getParam("network"));
+		Sample end = (marked != null) ? marked : sample();
 		Sample begin = this.start;
 		long operations = result.getMetadata().getAllOps();
 		if (begin == null || operations <= 0 || end.wall() <= begin.wall()) {
 			return List.of();
 		}
 		long wall = end.wall() - begin.wall();
-		double commands = (double) operations * commandsPerOperation(benchmarkParams);
+		String n = benchmarkParams.getParam("n");
+		double commands = (double) operations * ((n != null) ? Integer.parseInt(n) : 1);
 		CpuClock.Spent spent = CLOCK.spent(begin.cpu(), end.cpu());
 		List<Result> results = new ArrayList<>();
 		results.add(result(CALLER, spent.caller() / commands, "ns/cmd"));
@@ -130,11 +125,9 @@ public final class CpuCostProfiler implements InternalProfiler {
 		results.add(result(CLIENT, spent.process() / commands, "ns/cmd"));
 		results.add(result(CLIENT_SHARE, 100.0 * spent.process() / wall, "%"));
 		results.add(result(BATCHES, operations * 1e9 / wall, "ops/s"));
-		if (!Double.isNaN(begin.serverSeconds()) && !Double.isNaN(end.serverSeconds())) {
-			double serverNanos = (end.serverSeconds() - begin.serverSeconds()) * 1e9;
-			results.add(result(SERVER, serverNanos / commands, "ns/cmd"));
-			results.add(result(SERVER_SHARE, 100.0 * serverNanos / wall, "%"));
-		}
+		double serverNanos = (end.serverSeconds() - begin.serverSeconds()) * 1e9;
+		results.add(result(SERVER, serverNanos / commands, "ns/cmd"));
+		results.add(result(SERVER_SHARE, 100.0 * serverNanos / wall, "%"));
 		return results;
 	}
 
@@ -142,40 +135,14 @@ public final class CpuCostProfiler implements InternalProfiler {
 		return new ScalarResult(label, value, unit, AggregationPolicy.AVG);
 	}
 
-	private static Sample sample(@Nullable String network) {
-		double serverSeconds = serverSeconds(network);
+	private static Sample sample() {
+		double serverSeconds = serverSeconds();
 		long wall = System.nanoTime();
 		return new Sample(wall, CLOCK.read(), serverSeconds);
 	}
 
-	private static synchronized double serverSeconds(@Nullable String network) {
-		if (BenchmarkEnvironment.CLUSTER_NETWORK.equals(network)) {
-			return Double.NaN;
-		}
-		int port = BenchmarkEnvironment.serverPort();
-		if (server == null || serverPort != port) {
-			if (server != null) {
-				server.close();
-			}
-			server = new ServerCpu(port);
-			serverPort = port;
-		}
-		return server.seconds();
-	}
-
-	/**
-	 * The commands of one operation of a benchmark: its {@code n}, or fewer for the loop
-	 * with one command per round trip ({@link Strategies#commands(String, int, int)}).
-	 */
-	static int commandsPerOperation(BenchmarkParams params) {
-		String n = params.getParam("n");
-		if (n == null) {
-			return 1;
-		}
-		String network = params.getParam("network");
-		int rtt = (network != null) ? BenchmarkEnvironment.rttMillis(network) : 0;
-		String strategy = params.getParam("strategy");
-		return (strategy != null) ? Strategies.commands(strategy, Integer.parseInt(n), rtt) : Integer.parseInt(n);
+	private static double serverSeconds() {
+		return BenchmarkEnvironment.server().cpuSeconds();
 	}
 
 	/**
@@ -183,7 +150,7 @@ public final class CpuCostProfiler implements InternalProfiler {
 	 *
 	 * @param wall {@link System#nanoTime()}
 	 * @param cpu the client's CPU time
-	 * @param serverSeconds the server's CPU time, NaN when not read
+	 * @param serverSeconds the server's CPU time
 	 */
 	private record Sample(long wall, CpuClock.Reading cpu, double serverSeconds) {
 

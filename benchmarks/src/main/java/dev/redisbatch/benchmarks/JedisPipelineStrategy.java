@@ -2,7 +2,6 @@ package dev.redisbatch.benchmarks;
 
 import java.util.function.IntFunction;
 
-import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
@@ -11,8 +10,6 @@ import redis.clients.jedis.params.SetParams;
 /**
  * Jedis's {@code Pipeline}: Jedis 7's pooled {@code RedisClient} (the successor of
  * {@code JedisPooled}), a pipeline on a pooled connection per batch, one {@code sync()}.
- * Jedis's default pool holds 8 connections; the concurrent scenario sizes it for its
- * threads.
  */
 final class JedisPipelineStrategy implements Strategy {
 
@@ -22,26 +19,6 @@ final class JedisPipelineStrategy implements Strategy {
 
 	JedisPipelineStrategy(Endpoint endpoint) {
 		this.client = RedisClient.create(Endpoint.HOST, endpoint.port());
-	}
-
-	/**
-	 * A client whose pool holds this many connections, all kept open when idle.
-	 * @param endpoint where to connect
-	 * @param connections the pool's {@code maxTotal} and {@code maxIdle}
-	 */
-	JedisPipelineStrategy(Endpoint endpoint, int connections) {
-		ConnectionPoolConfig pool = new ConnectionPoolConfig();
-		pool.setMaxTotal(connections);
-		pool.setMaxIdle(connections);
-		this.client = RedisClient.builder().hostAndPort(Endpoint.HOST, endpoint.port()).poolConfig(pool).build();
-	}
-
-	/**
-	 * The most connections the client's pool holds.
-	 * @return {@code maxTotal}
-	 */
-	int maxConnections() {
-		return this.client.getPool().getMaxTotal();
 	}
 
 	@Override
@@ -77,35 +54,6 @@ final class JedisPipelineStrategy implements Strategy {
 			pipeline.sync();
 		}
 		return workload.matchingValues(responses.length, (i) -> responses[i].get());
-	}
-
-	@Override
-	public long mixed(Workload workload) {
-		String[] counters = workload.counterKeys();
-		String[] hashes = workload.hashKeys();
-		String[] keys = workload.keys();
-		String[] values = workload.values();
-		Response<?>[] responses = new Response<?>[4 * counters.length];
-		long ttlSeconds = Workload.TTL.toSeconds();
-		try (Pipeline pipeline = this.client.pipelined()) {
-			for (int i = 0; i < counters.length; i++) {
-				responses[4 * i] = pipeline.incr(counters[i]);
-				responses[4 * i + 1] = pipeline.hset(hashes[i], Workload.FIELD, values[i]);
-				responses[4 * i + 2] = pipeline.expire(hashes[i], ttlSeconds);
-				responses[4 * i + 3] = pipeline.get(keys[i]);
-			}
-			pipeline.sync();
-		}
-		// Jedis answers HSET and EXPIRE with numbers, so Workload.answeredMixed does not
-		// apply
-		long answered = 0;
-		for (int i = 0; i < counters.length; i++) {
-			answered += (responses[4 * i].get() instanceof Long) ? 1 : 0;
-			answered += (responses[4 * i + 1].get() instanceof Long) ? 1 : 0;
-			answered += Long.valueOf(1).equals(responses[4 * i + 2].get()) ? 1 : 0;
-			answered += values[i].equals(responses[4 * i + 3].get()) ? 1 : 0;
-		}
-		return answered;
 	}
 
 	@Override

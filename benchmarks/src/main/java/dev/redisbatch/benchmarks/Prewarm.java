@@ -12,8 +12,7 @@ import java.util.function.ToLongFunction;
  * C1's profiling code. On loopback the same batches take microseconds. So with
  * {@code -D}{@value #SECONDS}{@code =s}, each trial first sends up to {@value #BATCHES}
  * batches (for at most that many seconds) on loopback, with a client of its own of the
- * same strategy, and closes it. Both clients of a cell get the same. Trials against the
- * local Redis Cluster are not pre-warmed: loopback here is the standalone server.
+ * same strategy, and closes it. Every client of a cell gets the same.
  */
 final class Prewarm {
 
@@ -32,14 +31,6 @@ final class Prewarm {
 	}
 
 	/**
-	 * The longest pre-warm of this JVM.
-	 * @return seconds, 0 for none
-	 */
-	static int seconds() {
-		return Integer.getInteger(SECONDS, 0);
-	}
-
-	/**
 	 * Send batches with a strategy of its own on loopback until {@value #BATCHES} have
 	 * gone or the time is up, then close it. Nothing when no pre-warm is set.
 	 * @param strategy the strategy id
@@ -47,38 +38,19 @@ final class Prewarm {
 	 * @param expected that number
 	 */
 	static void onLoopback(String strategy, ToLongFunction<Strategy> batch, long expected) {
-		if (seconds() <= 0) {
-			return;
-		}
-		Strategy warm = Strategies.create(strategy, BenchmarkEnvironment.direct());
-		try {
-			run(() -> check(batch.applyAsLong(warm), expected, strategy));
-		}
-		finally {
-			warm.close();
-		}
-	}
-
-	/**
-	 * Repeat a batch until {@value #BATCHES} have gone or the pre-warm's time is up.
-	 * Nothing when no pre-warm is set.
-	 * @param batch one batch
-	 */
-	static void run(Runnable batch) {
-		int seconds = seconds();
+		int seconds = Integer.getInteger(SECONDS, 0);
 		if (seconds <= 0) {
 			return;
 		}
 		long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-		for (int i = 0; i < BATCHES && System.nanoTime() - deadline < 0; i++) {
-			batch.run();
-		}
-	}
-
-	private static void check(long answered, long expected, String strategy) {
-		if (answered != expected) {
-			throw new IllegalStateException(
-					strategy + " (pre-warm): " + answered + " of " + expected + " commands answered as expected");
+		try (Strategy warm = Strategies.create(strategy, BenchmarkEnvironment.direct())) {
+			for (int i = 0; i < BATCHES && System.nanoTime() - deadline < 0; i++) {
+				long answered = batch.applyAsLong(warm);
+				if (answered != expected) {
+					throw new IllegalStateException(strategy + " (pre-warm): " + answered + " of " + expected
+							+ " commands answered as expected");
+				}
+			}
 		}
 	}
 

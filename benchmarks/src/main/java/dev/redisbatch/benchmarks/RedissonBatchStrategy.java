@@ -6,7 +6,6 @@ import java.util.function.IntFunction;
 
 import org.redisson.Redisson;
 import org.redisson.api.BatchOptions;
-import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -21,8 +20,6 @@ import org.redisson.config.Config;
  */
 final class RedissonBatchStrategy implements Strategy {
 
-	private static final long RESPONSE_TIMEOUT_SECONDS = 60;
-
 	private final RedissonClient client;
 
 	RedissonBatchStrategy(Endpoint endpoint) {
@@ -32,34 +29,11 @@ final class RedissonBatchStrategy implements Strategy {
 		this.client = Redisson.create(config);
 	}
 
-	private RedissonBatchStrategy(Config config) {
-		this.client = Redisson.create(config);
-	}
-
-	/**
-	 * Redisson's cluster {@code RBatch}: Redisson groups the commands per master and
-	 * sends each group on that master's connection.
-	 * @param nodes the cluster's nodes, {@code host:port}
-	 * @return the strategy
-	 */
-	static RedissonBatchStrategy cluster(List<String> nodes) {
-		Config config = new Config();
-		config.setCodec(StringCodec.INSTANCE);
-		config.useClusterServers()
-			.addNodeAddress(nodes.stream().map((node) -> "redis://" + node).toArray(String[]::new));
-		return new RedissonBatchStrategy(config);
-	}
-
-	private RBatch batch() {
-		return this.client
-			.createBatch(BatchOptions.defaults().responseTimeout(RESPONSE_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-	}
-
 	@Override
 	public long set(Workload workload) {
 		String[] keys = workload.keys();
 		String[] values = workload.values();
-		RBatch batch = batch();
+		RBatch batch = this.client.createBatch(options());
 		for (int i = 0; i < keys.length; i++) {
 			batch.getBucket(keys[i], StringCodec.INSTANCE).setAsync(values[i], Workload.TTL);
 		}
@@ -70,41 +44,25 @@ final class RedissonBatchStrategy implements Strategy {
 
 	@Override
 	public long get(Workload workload) {
-		String[] keys = workload.keys();
-		RBatch batch = batch();
-		for (String key : keys) {
+		RBatch batch = this.client.createBatch(options());
+		for (String key : workload.keys()) {
 			batch.getBucket(key, StringCodec.INSTANCE).getAsync();
 		}
 		List<?> responses = batch.execute().getResponses();
-		return workload.matchingValues(responses.size(), (i) -> responses.get(i));
-	}
-
-	@Override
-	public long mixed(Workload workload) {
-		String[] counters = workload.counterKeys();
-		String[] hashes = workload.hashKeys();
-		String[] keys = workload.keys();
-		String[] values = workload.values();
-		RBatch batch = batch();
-		for (int i = 0; i < counters.length; i++) {
-			batch.getAtomicLong(counters[i]).incrementAndGetAsync();
-			batch.getMap(hashes[i], StringCodec.INSTANCE).fastPutAsync(Workload.FIELD, values[i]);
-			batch.getMap(hashes[i], StringCodec.INSTANCE).expireAsync(Workload.TTL);
-			batch.getBucket(keys[i], StringCodec.INSTANCE).getAsync();
-		}
-		BatchResult<?> result = batch.execute();
-		List<?> responses = result.getResponses();
-		return workload.answeredMixed(responses.size(), responses::get);
+		return workload.matchingValues(responses.size(), responses::get);
 	}
 
 	@Override
 	public void setGenerated(int count, IntFunction<String> keys, String value) {
-		RBatch batch = this.client.createBatch(
-				BatchOptions.defaults().responseTimeout(RESPONSE_TIMEOUT_SECONDS, TimeUnit.SECONDS).skipResult());
+		RBatch batch = this.client.createBatch(options().skipResult());
 		for (int i = 0; i < count; i++) {
 			batch.getBucket(keys.apply(i), StringCodec.INSTANCE).setAsync(value, Workload.TTL);
 		}
 		batch.execute();
+	}
+
+	private static BatchOptions options() {
+		return BatchOptions.defaults().responseTimeout(60, TimeUnit.SECONDS);
 	}
 
 	@Override

@@ -18,7 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The strategies of the auto-batching scenario (issue 23): the application's own
+ * The strategies of the concurrency suite: the application's own
  * {@code StringRedisTemplate}, called by many threads at once with one command each, as
  * Spring Boot configures it and with the three ways to batch what they write. Each one is
  * a Spring Boot context with Boot's Redis auto-configuration ({@link BootRedis}).
@@ -51,7 +51,7 @@ final class SingleCommandClients {
 							+ "on the shared native connection, written and flushed on its own"),
 			new Descriptor(JEDIS, "Boot with a Jedis pool",
 					"spring.data.redis.client-type=jedis with a pool of as many connections as threads "
-							+ "(max-active = max-idle = threads): a connection per command"),
+							+ "(max-active = max-idle = threads, timeouts of 10 s): a connection per command"),
 			new Descriptor(FLUSH_CONSOLIDATION, "Lettuce + FlushConsolidationHandler by hand",
 					"Boot's defaults with a ClientResourcesBuilderCustomizer whose Netty customizer adds "
 							+ "FlushConsolidationHandler(256, true) first in every channel"),
@@ -59,14 +59,6 @@ final class SingleCommandClients {
 					"Boot's defaults with redis.batch.auto-batching.enabled=true (max-write-bytes 64KB)"));
 
 	private SingleCommandClients() {
-	}
-
-	/**
-	 * Every strategy of the scenario, in report order.
-	 * @return the descriptors
-	 */
-	static List<Descriptor> all() {
-		return ALL;
 	}
 
 	/**
@@ -80,7 +72,7 @@ final class SingleCommandClients {
 	/**
 	 * Look a strategy up.
 	 * @param id the id
-	 * @return the descriptor, if the id is one of the scenario's
+	 * @return the descriptor, if the id is one of the suite's
 	 */
 	static Optional<Descriptor> find(String id) {
 		return ALL.stream().filter((descriptor) -> descriptor.id().equals(id)).findFirst();
@@ -104,6 +96,10 @@ final class SingleCommandClients {
 				properties.add("spring.data.redis.jedis.pool.enabled=true");
 				properties.add("spring.data.redis.jedis.pool.max-active=" + threads);
 				properties.add("spring.data.redis.jedis.pool.max-idle=" + threads);
+				// hundreds of threads open their connections at once through the proxy,
+				// which
+				// shares the two cores: more than Jedis's default of 2 s
+				properties.add("spring.data.redis.connect-timeout=10s");
 			}
 			case FLUSH_CONSOLIDATION -> components.add(FlushConsolidation.class);
 			case AUTO_BATCHING -> {
@@ -111,7 +107,7 @@ final class SingleCommandClients {
 				properties.add("redis.batch.auto-batching.enabled=true");
 			}
 			default -> throw new IllegalArgumentException(
-					"Unknown strategy '" + id + "' of the auto-batching scenario; known: " + ids());
+					"Unknown strategy '" + id + "' of the concurrency suite; known: " + ids());
 		}
 		return BootRedis.start(endpoint, components, properties.toArray(String[]::new));
 	}
@@ -126,7 +122,7 @@ final class SingleCommandClients {
 	}
 
 	/**
-	 * A strategy of the scenario.
+	 * A strategy of the concurrency suite.
 	 *
 	 * @param id the id (the JMH parameter value)
 	 * @param label the name in tables

@@ -5,12 +5,11 @@ import java.util.function.IntFunction;
 /**
  * One way to send a batch of Redis commands from a Java application. An instance holds
  * long-lived clients and connections (created once per trial, as an application would)
- * and runs one operation at a time.
+ * and runs one batch at a time.
  * <p>
- * Every operation checks its replies and returns how many came back as expected, so that
- * nothing is measured that did not happen.
- * <p>
- * To add a strategy, implement this interface and register it in {@link Strategies}.
+ * Every batch checks its replies and returns how many came back as expected, so that
+ * nothing is measured that did not happen. To add a strategy, implement this interface
+ * and register it in {@link Strategies}.
  */
 interface Strategy extends AutoCloseable {
 
@@ -29,18 +28,9 @@ interface Strategy extends AutoCloseable {
 	long get(Workload workload);
 
 	/**
-	 * The mixed batch: for each entity {@code INCR}, {@code HSET}, {@code EXPIRE} and
-	 * {@code GET}.
-	 * @param workload the data
-	 * @return how many of the {@link Workload#mixedCommands()} commands answered as
-	 * expected
-	 */
-	long mixed(Workload workload);
-
-	/**
 	 * One batch of {@code count} {@code SET}s with the TTL, with keys generated on the
-	 * fly, for the memory runs (a batch larger than the heap could hold as input). Keeps
-	 * no more per-command state than the client's API forces.
+	 * fly: a batch larger than the heap could hold as input. Keeps no more per-command
+	 * state than the client's API forces.
 	 * @param count the number of commands
 	 * @param keys the key of each command, by index
 	 * @param value the value of every command

@@ -15,11 +15,6 @@ import org.jspecify.annotations.Nullable;
  * The data of one benchmark: random keys in the format {@code redis-benchmark} uses
  * ({@code key:} and 12 digits, 16 bytes), values of {@value #VALUE_SIZE} random
  * characters (as {@code redis-benchmark -d 64}), and a TTL of one hour on every write.
- * <p>
- * The mixed workload works on {@code commands / 4} entities, each with four commands:
- * {@code INCR ctr:<id>}, {@code HSET hsh:<id> field <value>},
- * {@code EXPIRE hsh:<id> 3600} and {@code GET key:<id>} (of a key that exists).
- * <p>
  * Everything is generated once per trial, so that no benchmark measures building its
  * input.
  */
@@ -31,14 +26,9 @@ final class Workload {
 	static final int VALUE_SIZE = 64;
 
 	/**
-	 * The TTL of every SET and EXPIRE.
+	 * The TTL of every SET.
 	 */
 	static final Duration TTL = Duration.ofHours(1);
-
-	/**
-	 * The hash field of the mixed workload.
-	 */
-	static final String FIELD = "field";
 
 	private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 		.toCharArray();
@@ -51,88 +41,62 @@ final class Workload {
 
 	private final Map<String, String> entries;
 
-	private final List<String> keyList;
-
-	private final String[] counterKeys;
-
-	private final String[] hashKeys;
-
-	private Workload(String[] keys, String[] values, String[] counterKeys, String[] hashKeys) {
+	private Workload(String[] keys, String[] values) {
 		this.keys = keys;
 		this.values = values;
-		this.counterKeys = counterKeys;
-		this.hashKeys = hashKeys;
 		this.entries = new LinkedHashMap<>(keys.length * 2);
 		for (int i = 0; i < keys.length; i++) {
 			this.entries.put(keys[i], values[i]);
 		}
-		this.keyList = List.of(keys);
 	}
 
 	/**
 	 * Generate a workload.
-	 * @param commands the number of commands one operation sends: the number of keys for
-	 * SET and GET, and four commands per entity for the mixed workload (which needs at
-	 * least 4)
-	 * @param seed the random seed
+	 * @param size the number of keys, at least 1
+	 * @param seed the random seed: the same seed gives every strategy the same data
 	 * @return the workload
 	 */
-	static Workload create(int commands, long seed) {
-		if (commands < 1) {
-			throw new IllegalArgumentException("at least 1 command, was " + commands);
+	static Workload create(int size, long seed) {
+		if (size < 1) {
+			throw new IllegalArgumentException("at least 1 key, was " + size);
 		}
 		Random random = new Random(seed);
-		Set<Long> ids = new HashSet<>(commands * 2);
-		String[] keys = new String[commands];
-		String[] values = new String[commands];
-		long[] idOf = new long[commands];
-		for (int i = 0; i < commands; i++) {
+		Set<Long> ids = new HashSet<>(size * 2);
+		String[] keys = new String[size];
+		String[] values = new String[size];
+		for (int i = 0; i < size; i++) {
 			long id;
 			do {
 				id = Math.floorMod(random.nextLong(), KEY_SPACE);
 			}
 			while (!ids.add(id));
-			idOf[i] = id;
-			keys[i] = key("key:", id);
-			values[i] = value(random);
+			keys[i] = key(id);
+			char[] value = new char[VALUE_SIZE];
+			for (int c = 0; c < value.length; c++) {
+				value[c] = ALPHABET[random.nextInt(ALPHABET.length)];
+			}
+			values[i] = new String(value);
 		}
-		int entities = commands / 4;
-		String[] counterKeys = new String[entities];
-		String[] hashKeys = new String[entities];
-		for (int i = 0; i < entities; i++) {
-			counterKeys[i] = key("ctr:", idOf[i]);
-			hashKeys[i] = key("hsh:", idOf[i]);
-		}
-		return new Workload(keys, values, counterKeys, hashKeys);
+		return new Workload(keys, values);
 	}
 
 	/**
-	 * A key in the format of {@code redis-benchmark -r}: the prefix and 12 digits.
-	 * @param prefix the prefix, 4 characters
+	 * A key in the format of {@code redis-benchmark -r}: {@code key:} and 12 digits.
 	 * @param id the id, below 10^12
 	 * @return the key
 	 */
-	static String key(String prefix, long id) {
-		char[] chars = new char[prefix.length() + 12];
-		prefix.getChars(0, prefix.length(), chars, 0);
+	static String key(long id) {
+		char[] chars = "key:000000000000".toCharArray();
 		long rest = id;
-		for (int i = chars.length - 1; i >= prefix.length(); i--) {
+		for (int i = chars.length - 1; i >= 4; i--) {
 			chars[i] = (char) ('0' + (rest % 10));
 			rest /= 10;
 		}
 		return new String(chars);
 	}
 
-	static String value(Random random) {
-		char[] chars = new char[VALUE_SIZE];
-		for (int i = 0; i < chars.length; i++) {
-			chars[i] = ALPHABET[random.nextInt(ALPHABET.length)];
-		}
-		return new String(chars);
-	}
-
 	/**
-	 * The number of keys (SET, GET).
+	 * The number of keys.
 	 * @return the size
 	 */
 	int size() {
@@ -145,6 +109,22 @@ final class Workload {
 
 	String[] values() {
 		return this.values;
+	}
+
+	/**
+	 * Keys and values in key order, built once, for {@code setAll}-style APIs.
+	 * @return the entries
+	 */
+	Map<String, String> entries() {
+		return this.entries;
+	}
+
+	/**
+	 * The keys as a list, for {@code getAll}-style APIs.
+	 * @return the keys
+	 */
+	List<String> keyList() {
+		return List.of(this.keys);
 	}
 
 	/**
@@ -162,89 +142,6 @@ final class Workload {
 			}
 		}
 		return matched;
-	}
-
-	/**
-	 * Keys and values in key order, built once, for {@code setAll}-style APIs.
-	 * @return the entries
-	 */
-	Map<String, String> entries() {
-		return this.entries;
-	}
-
-	/**
-	 * The keys as an immutable list, for {@code getAll}-style APIs.
-	 * @return the keys
-	 */
-	List<String> keyList() {
-		return this.keyList;
-	}
-
-	/**
-	 * The number of entities of the mixed workload.
-	 * @return {@code size() / 4}
-	 */
-	int entities() {
-		return this.counterKeys.length;
-	}
-
-	/**
-	 * The number of commands of one mixed operation.
-	 * @return {@code 4 * entities()}
-	 */
-	int mixedCommands() {
-		return 4 * entities();
-	}
-
-	/**
-	 * How many replies of a mixed batch are what Spring Data Redis, Lettuce and Redisson
-	 * answer: per entity, INCR a {@code Long}, HSET a {@code Boolean}, EXPIRE
-	 * {@code true}, and GET the value written.
-	 * @param replies how many replies came back
-	 * @param reply the j-th reply, in the order the commands were sent
-	 * @return the number of replies as expected
-	 */
-	long answeredMixed(int replies, IntFunction<@Nullable Object> reply) {
-		long answered = 0;
-		for (int i = 0; i + 3 < replies; i += 4) {
-			answered += (reply.apply(i) instanceof Long) ? 1 : 0;
-			answered += (reply.apply(i + 1) instanceof Boolean) ? 1 : 0;
-			answered += Boolean.TRUE.equals(reply.apply(i + 2)) ? 1 : 0;
-			answered += this.values[i / 4].equals(reply.apply(i + 3)) ? 1 : 0;
-		}
-		return answered;
-	}
-
-	/**
-	 * The request bytes of one command of a workload as {@code BatchTemplate} writes it
-	 * (RESP): {@code SET key value PX 3600000} (128 bytes) or {@code GET key} (36 bytes),
-	 * with this workload's 16-byte keys and 64-byte values. What a byte window holds.
-	 * @param workload SET or GET
-	 * @return the bytes of one command
-	 */
-	static int requestBytes(String workload) {
-		String key = key("key:", 0);
-		return switch (workload) {
-			case "SET" -> resp("SET", key, "v".repeat(VALUE_SIZE), "PX", String.valueOf(TTL.toMillis()));
-			case "GET" -> resp("GET", key);
-			default -> throw new IllegalArgumentException("SET or GET, not " + workload);
-		};
-	}
-
-	private static int resp(String... arguments) {
-		int bytes = ("*" + arguments.length + "\r\n").length();
-		for (String argument : arguments) {
-			bytes += ("$" + argument.length() + "\r\n").length() + argument.length() + 2;
-		}
-		return bytes;
-	}
-
-	String[] counterKeys() {
-		return this.counterKeys;
-	}
-
-	String[] hashKeys() {
-		return this.hashKeys;
 	}
 
 }

@@ -1,8 +1,8 @@
 /**
  * JMH benchmarks of redis-batch side by side with the other ways to batch Redis from
- * Spring: one command per round trip, {@code executePipelined}, raw Lettuce, Redisson and
- * Jedis. {@link dev.redisbatch.benchmarks.Main} runs the whole suite and writes the
- * report.
+ * Spring: Jedis, {@code executePipelined}, Redisson and Lettuce.
+ * {@link dev.redisbatch.benchmarks.Main} runs a profile of them and writes its numbers,
+ * its report and its charts.
  */
 @NullMarked
 package dev.redisbatch.benchmarks;

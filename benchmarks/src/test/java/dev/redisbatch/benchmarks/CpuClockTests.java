@@ -25,7 +25,7 @@ class CpuClockTests {
 
 	@Test
 	void threadsAreCallersEventLoopsOrOtherByName() {
-		assertThat(CpuClock.role("dev.redisbatch.benchmarks.StrategyBenchmark.batch-jmh-worker-1"))
+		assertThat(CpuClock.role("dev.redisbatch.benchmarks.PeersBenchmark.batch-jmh-worker-1"))
 			.isEqualTo(CpuClock.Role.CALLER);
 		assertThat(CpuClock.role("lettuce-nioEventLoop-4-1")).isEqualTo(CpuClock.Role.LOOP);
 		assertThat(CpuClock.role("lettuce-epollEventLoop-5-2")).isEqualTo(CpuClock.Role.LOOP);

@@ -1,9 +1,7 @@
 package dev.redisbatch.benchmarks;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.testsupport.RedisProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -11,135 +9,101 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Runs every strategy once at a tiny size against a real redis-server, so that the
- * benchmark code cannot rot. These are not benchmarks: nothing is timed.
+ * Every strategy sends real batches to a real redis-server and checks its replies, so
+ * that the benchmark code cannot rot. Nothing is timed.
  */
 class StrategiesSmokeTests {
 
 	private static RedisProcess redis;
 
-	private static ServerControl server;
+	private static Server server;
 
 	@BeforeAll
 	static void startRedis() {
 		redis = RedisProcess.start();
-		server = new ServerControl(redis.port());
 		System.setProperty(BenchmarkEnvironment.PORT, String.valueOf(redis.port()));
+		server = new Server(redis.port());
 	}
 
 	@AfterAll
 	static void stopRedis() {
-		System.clearProperty(BenchmarkEnvironment.PORT);
 		server.close();
+		System.clearProperty(BenchmarkEnvironment.PORT);
 		redis.close();
 	}
 
 	static List<String> strategies() {
-		List<String> ids = new ArrayList<>(Strategies.ids());
-		// windows smaller than one chunk (one chunk in flight at a time) and of several
-		ids.add(Strategies.windowId(1024));
-		ids.add(Strategies.windowId(4L * 1024 * 1024));
-		ids.add(Strategies.sweepId(7, 1024));
-		ids.add(Strategies.sweepId(7, 4096));
-		return ids;
+		return Strategies.all().stream().map(Strategies.Descriptor::id).toList();
 	}
 
 	@ParameterizedTest
 	@MethodSource("strategies")
-	void everyStrategyRunsEveryWorkloadAndChecksItsReplies(String id) {
-		Workload workload = Workload.create(40, 1);
-		server.flushAll();
+	void everyStrategyWritesWithATtlReadsBackAndCountsWhatIsMissing(String id) {
+		Workload one = Workload.create(1, 1);
+		Workload forty = Workload.create(40, 2);
+		server.reset(null);
 		try (Strategy strategy = Strategies.create(id, BenchmarkEnvironment.direct())) {
-			assertThat(strategy.set(workload)).isEqualTo(40);
-			assertThat(redis.call("TTL", workload.keys()[0])).isInstanceOfSatisfying(Long.class,
+			assertThat(strategy.set(one)).isEqualTo(1);
+			assertThat(strategy.get(one)).isEqualTo(1);
+			assertThat(strategy.set(forty)).isEqualTo(40);
+			assertThat(redis.call("TTL", forty.keys()[39])).isInstanceOfSatisfying(Long.class,
 					(ttl) -> assertThat(ttl).isBetween(3500L, 3600L));
-			assertThat(strategy.get(workload)).isEqualTo(40);
-			assertThat(strategy.mixed(workload)).isEqualTo(40);
-			assertThat(redis.call("TTL", workload.hashKeys()[0])).isInstanceOfSatisfying(Long.class,
-					(ttl) -> assertThat(ttl).isBetween(3500L, 3600L));
+			assertThat(strategy.get(forty)).isEqualTo(40);
+			redis.call("DEL", forty.keys()[0], forty.keys()[7]);
+			assertThat(strategy.get(forty)).isEqualTo(38);
 			long before = server.stringWrites();
-			strategy.setGenerated(100, (i) -> Workload.key("key:", i), "v");
+			strategy.setGenerated(100, Workload::key, "v");
 			assertThat(server.stringWrites() - before).isEqualTo(100);
 		}
 	}
 
-	@ParameterizedTest
-	@ValueSource(ints = { 1, 10 })
-	void theReplyPathStrategiesSendBatchesOfOneAndTenCommands(int n) {
-		Workload workload = Workload.create(n, 2);
-		for (String id : SuitePlan.REPLY_PATH_STRATEGIES) {
-			server.flushAll();
-			try (Strategy strategy = Strategies.create(id, BenchmarkEnvironment.direct())) {
-				assertThat(strategy.set(workload)).isEqualTo(n);
-				assertThat(strategy.get(workload)).isEqualTo(n);
-			}
-		}
-	}
-
 	@Test
-	void theBatchTemplateVariantsRunWithTheWindowTheyAreNamedFor() {
-		try (BatchTemplateStrategy defaults = (BatchTemplateStrategy) Strategies.create(Strategies.BATCH_TEMPLATE,
-				BenchmarkEnvironment.direct());
-				BatchTemplateStrategy twoChunks = (BatchTemplateStrategy) Strategies
-					.create(Strategies.BATCH_TEMPLATE_TWO_CHUNKS, BenchmarkEnvironment.direct());
-				BatchTemplateStrategy window = (BatchTemplateStrategy) Strategies
-					.create(Strategies.windowId(256 * 1024), BenchmarkEnvironment.direct());
-				BatchTemplateStrategy sweep = (BatchTemplateStrategy) Strategies.create(Strategies.sweepId(300, 4096),
-						BenchmarkEnvironment.direct())) {
-			assertThat(defaults.options().maxInFlightBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES);
-			assertThat(defaults.options().maxInFlightCommands())
-				.isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_COMMANDS);
-			assertThat(defaults.options().chunkSize()).isEqualTo(BatchTemplate.DEFAULT_CHUNK_SIZE);
-			assertThat(twoChunks.options().maxInFlightCommands()).isEqualTo(2 * BatchTemplate.DEFAULT_CHUNK_SIZE);
-			assertThat(twoChunks.options().maxInFlightBytes()).isEqualTo(BatchTemplate.DEFAULT_MAX_IN_FLIGHT_BYTES);
-			assertThat(window.options().maxInFlightBytes()).isEqualTo(256 * 1024);
-			assertThat(window.options().maxInFlightCommands()).isEqualTo(BatchOptions.MAX_IN_FLIGHT_COMMANDS);
-			assertThat(sweep.options().chunkSize()).isEqualTo(300);
-			assertThat(sweep.options().maxInFlightBytes()).isEqualTo(4096);
-			assertThat(sweep.options().maxInFlightCommands()).isEqualTo(BatchOptions.MAX_IN_FLIGHT_COMMANDS);
+	void theEventLoopVariantLeavesTheIoToTheEventLoopWhileItIsOpen() {
+		try (BatchTemplateStrategy variant = (BatchTemplateStrategy) Strategies
+			.create(Strategies.BATCH_TEMPLATE_EVENT_LOOP, BenchmarkEnvironment.direct())) {
+			assertThat(System.getProperty(BatchTemplateStrategy.CALLER_IO)).isEqualTo("false");
+			assertThat(variant.options().chunkSize()).isEqualTo(BatchTemplate.DEFAULT_CHUNK_SIZE);
 		}
+		assertThat(System.getProperty(BatchTemplateStrategy.CALLER_IO)).isNull();
 	}
 
 	@Test
 	void bootDefaultsArePooledWithCommonsPool2AndUnpooledWithoutIt() {
-		try (ExecutePipelinedStrategy pooled = new ExecutePipelinedStrategy(BenchmarkEnvironment.direct(), true, null);
-				ExecutePipelinedStrategy unpooled = new ExecutePipelinedStrategy(BenchmarkEnvironment.direct(), false,
-						null)) {
+		try (ExecutePipelinedStrategy pooled = new ExecutePipelinedStrategy(BenchmarkEnvironment.direct(), true);
+				ExecutePipelinedStrategy unpooled = new ExecutePipelinedStrategy(BenchmarkEnvironment.direct(),
+						false)) {
 			assertThat(pooled.configuration()).contains("LettucePoolingClientConfiguration");
 			assertThat(unpooled.configuration()).contains("no pool");
 		}
 	}
 
 	@Test
-	void theBenchmarkFailsWhenRepliesAreMissing() {
-		StrategyBenchmark benchmark = new StrategyBenchmark();
-		benchmark.strategy = Strategies.JEDIS;
-		benchmark.workload = "GET";
-		benchmark.n = 20;
-		benchmark.setUp();
+	void aPrewarmSendsCheckedBatchesOnLoopbackWithAClientOfItsOwn() {
+		Workload keys = Workload.create(10, 3);
+		server.reset(null);
+		long misses = Long.parseLong(String.valueOf(redis.info("stats").get("keyspace_misses")));
+		Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size());
+		assertThat(redis.info("stats")).containsEntry("keyspace_misses", String.valueOf(misses));
+		System.setProperty(Prewarm.SECONDS, "1");
 		try {
-			assertThat(benchmark.batch()).isEqualTo(20);
-			server.flushAll();
-			assertThatIllegalStateException().isThrownBy(benchmark::batch).withMessageContaining("0 of 20");
+			assertThatIllegalStateException()
+				.isThrownBy(() -> Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size()))
+				.withMessageContaining("(pre-warm): 0 of 10");
+			server.reset(keys);
+			long hits = Long.parseLong(redis.info("stats").get("keyspace_hits"));
+			Prewarm.onLoopback(Strategies.JEDIS, (jedis) -> jedis.get(keys), keys.size());
+			long read = Long.parseLong(redis.info("stats").get("keyspace_hits")) - hits;
+			assertThat(read).isPositive().isLessThanOrEqualTo(10L * Prewarm.BATCHES);
+			assertThat(read % 10).isZero();
 		}
 		finally {
-			benchmark.tearDown();
+			System.clearProperty(Prewarm.SECONDS);
 		}
-	}
-
-	@Test
-	void theRoundTripLoopIsBoundedByTheRoundTrip() {
-		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 100_000, 0)).isEqualTo(10_000);
-		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 10_000, 1)).isEqualTo(1_000);
-		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 10_000, 10)).isEqualTo(100);
-		assertThat(Strategies.commands(Strategies.JEDIS, 10_000, 10)).isEqualTo(10_000);
-		assertThat(Strategies.commands(Strategies.ROUND_TRIP, 100_000, 5)).isEqualTo(200);
 	}
 
 }
