@@ -61,6 +61,18 @@ final class BatchTemplateStrategy implements Strategy {
 	}
 
 	/**
+	 * The auto-configured template on the portable path:
+	 * {@code redis.batch.fast-path.enabled=false}.
+	 * @param endpoint where to connect
+	 * @return the strategy
+	 */
+	static BatchTemplateStrategy portable(Endpoint endpoint) {
+		ConfigurableApplicationContext context = BootRedis.start(endpoint, List.of(),
+				"redis.batch.fast-path.enabled=false");
+		return new BatchTemplateStrategy(context.getBean(StringBatchTemplate.class), context);
+	}
+
+	/**
 	 * A template with the default options on a pool of its own, built without Spring.
 	 * @param endpoint where to connect
 	 * @param pool what to set on the pool's builder

@@ -15,6 +15,8 @@ final class Strategies {
 
 	static final String BATCH_TEMPLATE_EVENT_LOOP = "batchTemplateEventLoop";
 
+	static final String BATCH_TEMPLATE_PORTABLE = "batchTemplatePortable";
+
 	static final String JEDIS = "jedisPipeline";
 
 	static final String PIPELINED = "pipelinedBoot";
@@ -37,13 +39,11 @@ final class Strategies {
 			new Descriptor(BATCH_TEMPLATE_EVENT_LOOP, "BatchTemplate, event loop's I/O",
 					"the same with -Dredis.batch.caller-io=false: the event loop writes the chunks and reads the "
 							+ "replies (as under TLS), the batch's thread decodes them",
-					BatchTemplateStrategy::eventLoop)
-	// One more variant is one more line here: a Descriptor with its id, label,
-	// description and factory.
-	// A variant on a pool built without Spring takes
-	// BatchTemplateStrategy.pooled(endpoint, (pool) -> ...),
-	// with the builder's setting in place of the dots.
-	);
+					BatchTemplateStrategy::eventLoop),
+			new Descriptor(BATCH_TEMPLATE_PORTABLE, "BatchTemplate, portable path",
+					"the same with redis.batch.fast-path.enabled=false: Lettuce's own pipelining, as when a check "
+							+ "of the fast path fails",
+					BatchTemplateStrategy::portable));
 
 	/**
 	 * The other ways to batch from a Spring application, as their documentation shows.
