@@ -8,24 +8,16 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import java.util.function.Supplier;
 
 import dev.redisbatch.internals.Compatibility;
-import dev.redisbatch.wire.BatchChannels;
-import dev.redisbatch.wire.HandshakeRefusals;
-import dev.redisbatch.wire.WireLease;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ClientOptions.ReauthenticateBehavior;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.channel.Channel;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -90,13 +82,11 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 */
 	public static final String FAST_PATH_PROPERTY = "redis.batch.fast-path.enabled";
 
-	private final RedisClient client;
-
-	private final ClientResources ownedResources;
-
 	private final Topology topology;
 
 	private final List<RedisURI> uris;
+
+	private final BatchClients clients;
 
 	private final GenericObjectPoolConfig<BatchConnection> poolConfig;
 
@@ -106,24 +96,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * The threads of the async batches of every template on this pool.
 	 */
 	private final AsyncBatches asyncBatches = new AsyncBatches();
-
-	/**
-	 * The Netty customizer that puts the batch's handler on each connection, or
-	 * {@code null} when batches take the portable path.
-	 */
-	private final @Nullable BatchChannels channels;
-
-	/**
-	 * The refusals of the pool's handshakes, as the batch's handler read them.
-	 */
-	private final HandshakeRefusals refusals;
-
-	/**
-	 * Says once that a connection's channel was not laid out as the fast path needs.
-	 */
-	private final AtomicBoolean layoutWarned = new AtomicBoolean();
-
-	private final Duration connectTimeout;
 
 	/**
 	 * The server of a standalone or Sentinel pool; {@code null} for a cluster.
@@ -136,29 +108,21 @@ public final class BatchConnectionPool implements AutoCloseable {
 	private final @Nullable ClusterMasters masters;
 
 	private BatchConnectionPool(Builder builder) {
-		ClientResources application = builder.clientResources;
 		this.topology = builder.topology();
 		this.uris = builder.connectionUris();
-		this.connectTimeout = builder.connectTimeout;
 		String description = describe(this.topology, this.uris);
-		this.channels = fastPath(builder, description)
-				? new BatchChannels((application != null) ? application.nettyCustomizer() : null) : null;
-		this.refusals = (this.channels != null) ? this.channels.refusals() : new HandshakeRefusals();
-		this.ownedResources = BatchClients.resources(application, this.channels);
-		ClientResources used = this.ownedResources;
+		this.clients = new BatchClients(description, builder.fastPath, builder.fastPathChecks, builder.clientResources,
+				builder.sslOptions, builder.connectTimeout, builder.reauthenticate, builder.clientOptions);
 		this.poolConfig = NodePool.config(builder.maxActive, builder.effectiveMaxIdle(), builder.effectiveMinIdle(),
 				builder.maxWait);
-		this.client = BatchClients.client(used, builder.sslOptions, builder.connectTimeout, builder.reauthenticate,
-				this.channels != null, builder.clientOptions);
 		if (this.topology == Topology.CLUSTER) {
 			this.server = null;
-			this.masters = new ClusterMasters(
-					BatchClients.clusterClient(used, this.uris, builder.sslOptions, builder.connectTimeout),
-					this.uris.get(0), (address, uri) -> newNodePool(address, connector(uri)));
+			this.masters = new ClusterMasters(this.clients.clusterClient(this.uris), this.uris.get(0),
+					(address, uri) -> newNodePool(address, this.clients.connector(uri)));
 		}
 		else {
 			this.masters = null;
-			this.server = newNodePool(description, connector(this.uris.get(0)));
+			this.server = newNodePool(description, this.clients.connector(this.uris.get(0)));
 		}
 	}
 
@@ -169,58 +133,6 @@ public final class BatchConnectionPool implements AutoCloseable {
 			case CLUSTER -> "the cluster of " + uri.getHost() + ":" + uri.getPort();
 			case STANDALONE -> uri.getHost() + ":" + uri.getPort();
 		};
-	}
-
-	/**
-	 * Whether the pool's batches take the fast path: it is on, and what it relies on in
-	 * Lettuce and Netty is there. When it is not, one warning says why.
-	 */
-	private static boolean fastPath(Builder builder, String description) {
-		if (!builder.fastPath) {
-			return false;
-		}
-		List<String> mismatches = builder.fastPathChecks.get();
-		if (!mismatches.isEmpty()) {
-			logger.warn(Compatibility.describe("The fast path of batch connections to " + description, mismatches,
-					"batches to it take the portable path, Lettuce's own pipelining, with every guarantee kept"));
-			return false;
-		}
-		List<String> callerIo = Compatibility.callerIoMismatches();
-		if (!callerIo.isEmpty()) {
-			logger.warn(Compatibility.describe(
-					"The batch's own thread reading and writing the sockets of batch connections to " + description,
-					callerIo, "the connections' event loops read and write them"));
-		}
-		return true;
-	}
-
-	/**
-	 * Opens batch connections with the URI, minding how their handshakes end (see
-	 * {@link HandshakeRefusals#open}).
-	 */
-	private Supplier<BatchConnection> connector(RedisURI uri) {
-		return () -> batchConnection(this.refusals.open(() -> this.client.connect(ByteArrayCodec.INSTANCE, uri)));
-	}
-
-	/**
-	 * A new connection, on the fast path when the batch's handler is on its channel, and
-	 * on the portable path otherwise: the pool's path, or the channel was not laid out as
-	 * the fast path needs (said once).
-	 */
-	private BatchConnection batchConnection(StatefulRedisConnection<byte[], byte[]> connection) {
-		BatchChannels fast = this.channels;
-		if (fast == null) {
-			return new BatchConnection(connection, null);
-		}
-		WireLease wire = fast.leaseOf(connection);
-		if (wire == null && this.layoutWarned.compareAndSet(false, true)) {
-			logger.warn(Compatibility.describe(
-					"The fast path of batch connections to " + describe(this.topology, this.uris),
-					List.of("a connection's channel writer is not Lettuce's endpoint, or its pipeline has no "
-							+ "CommandEncoder before its CommandHandler"),
-					"its connections take the portable path, Lettuce's own pipelining, with every guarantee kept"));
-		}
-		return new BatchConnection(connection, wire);
 	}
 
 	private NodePool newNodePool(String address, Supplier<BatchConnection> open) {
@@ -382,8 +294,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * (or no longer) known: for tests.
 	 */
 	@Nullable Channel channelOf(BatchConnection connection) {
-		BatchChannels fast = this.channels;
-		return (fast != null) ? fast.channelOf(connection.lettuce()) : null;
+		return this.clients.channelOf(connection);
 	}
 
 	/**
@@ -442,7 +353,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 	 * The Lettuce resources of the pool's client.
 	 */
 	ClientResources clientResources() {
-		return this.client.getResources();
+		return this.clients.resources();
 	}
 
 	/**
@@ -460,10 +371,7 @@ public final class BatchConnectionPool implements AutoCloseable {
 		else {
 			server().close();
 		}
-		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		// The pool's own resources: with the application's, they share its event loops,
-		// executor and timer, which this leaves running.
-		this.ownedResources.shutdown(0, 2, TimeUnit.SECONDS);
+		this.clients.close();
 	}
 
 	/**
@@ -668,9 +576,9 @@ public final class BatchConnectionPool implements AutoCloseable {
 		 * hands it, relying on Lettuce's and Netty's insides, which are checked when the
 		 * pool is built; where a check fails, batches take the portable path, with one
 		 * warning. With {@code false}, they always take the portable path: Lettuce's own
-		 * pipelining, through its public API alone, with every guarantee kept and a
-		 * {@code PING} when a connection is lent. The default is {@code true}, unless the
-		 * system property {@value #FAST_PATH_PROPERTY} is {@code false}.
+		 * pipelining, through its public API alone, with every guarantee kept. The
+		 * default is {@code true}, unless the system property
+		 * {@value #FAST_PATH_PROPERTY} is {@code false}.
 		 * @param fastPath whether batches take the fast path
 		 * @return this builder
 		 * @since 0.1.0

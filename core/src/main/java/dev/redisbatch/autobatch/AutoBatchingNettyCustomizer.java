@@ -77,7 +77,7 @@ final class AutoBatchingNettyCustomizer implements NettyCustomizer {
 		if (encoder == null) {
 			if (this.warned.compareAndSet(false, true)) {
 				logger.warn(Compatibility.describe("Auto-batching",
-						mismatches.isEmpty() ? List.of("a connection's pipeline has no CommandEncoder") : mismatches,
+						mismatches.isEmpty() ? List.of(CommandEncoding.NO_ENCODER) : mismatches,
 						"the application's connections are left as Lettuce made them, each write its own"));
 			}
 			return;

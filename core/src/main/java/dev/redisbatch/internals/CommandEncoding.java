@@ -21,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CommandEncoding {
 
+	/**
+	 * What did not match when {@link #encoderOf} finds no encoder: for a warning.
+	 */
+	public static final String NO_ENCODER = "a connection's pipeline has no CommandEncoder";
+
 	private static volatile @Nullable Boolean closesOnFailure;
 
 	private CommandEncoding() {

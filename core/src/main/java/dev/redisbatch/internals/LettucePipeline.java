@@ -22,6 +22,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LettucePipeline {
 
+	/**
+	 * What did not match when {@link #keyOf} knows no channel of a connection that
+	 * {@link #install} was given: for a warning.
+	 */
+	public static final String LAYOUT_MISMATCH = "a connection's channel writer is not Lettuce's endpoint, or its "
+			+ "pipeline has no CommandEncoder before its CommandHandler";
+
 	private LettucePipeline() {
 	}
 

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The batch's handler in a batch connection's Netty pipeline, between TLS (if any) and
- * Lettuce's {@code CommandEncoder}: the event loop's side of the connection. The batch's
- * thread has its own side, the connection's {@link WireLease}.
+ * Lettuce's encoder: the event loop's side of the connection. The batch's thread has its
+ * own side, the connection's {@link WireLease}.
  * <p>
  * While a batch leases the connection, the event loop only moves bytes: it hands every
  * buffer it reads to the lease ({@link Inbox}), wakes the batch's thread, and stops

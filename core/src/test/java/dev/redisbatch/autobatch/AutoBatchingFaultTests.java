@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.redisbatch.internals.CommandEncoding;
 import dev.redisbatch.testsupport.NettyLeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.ClientOptions;
@@ -22,7 +23,6 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.protocol.CommandEncoder;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
@@ -214,7 +214,7 @@ class AutoBatchingFaultTests {
 		@Override
 		public void afterChannelInitialized(Channel channel) {
 			AutoBatchingFaultTests.this.channels.add(channel);
-			String encoder = channel.pipeline().context(CommandEncoder.class).name();
+			String encoder = CommandEncoding.encoderOf(channel.pipeline()).name();
 			channel.pipeline().addAfter(encoder, "pass-counter", new ChannelOutboundHandlerAdapter() {
 
 				private final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());

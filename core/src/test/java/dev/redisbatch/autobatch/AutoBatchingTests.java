@@ -25,7 +25,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.CommandEncoder;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -235,7 +234,7 @@ class AutoBatchingTests {
 
 		assertThat(this.channels).isNotEmpty().allSatisfy((channel) -> {
 			List<String> names = channel.pipeline().names();
-			String encoder = channel.pipeline().context(CommandEncoder.class).name();
+			String encoder = CommandEncoding.encoderOf(channel.pipeline()).name();
 			assertThat(names.get(names.indexOf(encoder) + 1)).isEqualTo(WriteCoalescer.NAME);
 			assertThat(channel.pipeline().last()).isInstanceOf(CallerWrites.class);
 			assertThat(channel.pipeline().get("application")).isNotNull();
