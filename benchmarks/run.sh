@@ -4,10 +4,10 @@
 # ratio-vs-n.svg and ratio-vs-rtt.svg. Run it on a quiet machine; the times are those of 2 quiet cores.
 #
 #   benchmarks/run.sh --profile paired        # BatchTemplate against Jedis in pairs: N = 1 to 100,000 on loopback,
-#                                             # 100 to 100,000 at 1, 5 and 10 ms, the variants at 100 and 10,000 (~50 min)
-#   benchmarks/run.sh --profile peers         # every peer alone, N = 1 to 100,000 on loopback (~11 min)
-#   benchmarks/run.sh --profile distance      # every peer alone, N = 10,000 at 0, 1, 5 and 10 ms (~15 min)
-#   benchmarks/run.sh --profile concurrency   # 1 to 256 threads, one command each, on loopback and at 1 ms (~20 min)
+#                                             # 100 to 100,000 at 1, 5 and 10 ms, the variants at 100 and 10,000 (~53 min)
+#   benchmarks/run.sh --profile peers         # every peer alone, N = 1 to 100,000 on loopback (~10 min)
+#   benchmarks/run.sh --profile distance      # every peer alone, N = 10,000 at 0, 1, 5 and 10 ms (~13 min)
+#   benchmarks/run.sh --profile concurrency   # 1 to 256 threads, one command each, on loopback and at 1 ms (~23 min)
 #   benchmarks/run.sh --profile memory        # 10,000,000 SETs in -Xmx128m per peer, and connections per batch (~3 min)
 #   benchmarks/run.sh --profile polite        # GET latency during a backfill, uncapped and capped (~1 min)
 #   benchmarks/run.sh --profile smoke         # every suite at tiny sizes: proves the chain, measures nothing (~4 min)
