@@ -33,14 +33,6 @@ public final class BatchOptions {
 	public static final int MAX_CHUNK_SIZE = 1_000_000;
 
 	/**
-	 * The largest parallelism accepted.
-	 * @deprecated since 0.1.0: the window is bounded by
-	 * {@link Builder#maxInFlightBytes(long)} and {@link Builder#maxInFlightCommands(int)}
-	 */
-	@Deprecated(since = "0.1.0")
-	public static final int MAX_PARALLELISM = 64;
-
-	/**
 	 * The largest number of commands in flight accepted.
 	 */
 	public static final int MAX_IN_FLIGHT_COMMANDS = 10_000_000;
@@ -78,8 +70,6 @@ public final class BatchOptions {
 
 	private final @Nullable Integer chunkSize;
 
-	private final @Nullable Integer parallelism;
-
 	private final @Nullable Duration timeout;
 
 	private final @Nullable Boolean transactional;
@@ -102,7 +92,6 @@ public final class BatchOptions {
 
 	private BatchOptions(Builder builder) {
 		this.chunkSize = builder.chunkSize;
-		this.parallelism = builder.parallelism;
 		this.timeout = builder.timeout;
 		this.transactional = builder.transactional;
 		this.name = builder.name;
@@ -139,7 +128,6 @@ public final class BatchOptions {
 	public Builder mutate() {
 		Builder builder = new Builder();
 		builder.chunkSize = this.chunkSize;
-		builder.parallelism = this.parallelism;
 		builder.timeout = this.timeout;
 		builder.transactional = this.transactional;
 		builder.name = this.name;
@@ -159,18 +147,6 @@ public final class BatchOptions {
 	 */
 	public @Nullable Integer chunkSize() {
 		return this.chunkSize;
-	}
-
-	/**
-	 * The most chunks in flight at once to one server, or {@code null} for no limit but
-	 * the window's.
-	 * @return the parallelism
-	 * @deprecated since 0.1.0: the window is bounded by {@link #maxInFlightBytes()} and
-	 * {@link #maxInFlightCommands()}
-	 */
-	@Deprecated(since = "0.1.0")
-	public @Nullable Integer parallelism() {
-		return this.parallelism;
 	}
 
 	/**
@@ -270,7 +246,6 @@ public final class BatchOptions {
 	BatchOptions withDefaults(BatchOptions defaults) {
 		Builder merged = new Builder();
 		merged.chunkSize = pick(this.chunkSize, defaults.chunkSize);
-		merged.parallelism = pick(this.parallelism, defaults.parallelism);
 		merged.timeout = pick(this.timeout, defaults.timeout);
 		merged.transactional = pick(this.transactional, defaults.transactional);
 		merged.name = pick(this.name, defaults.name);
@@ -311,10 +286,8 @@ public final class BatchOptions {
 	 * The settings of these complete options. Each value was checked by its builder
 	 * setter when it was set; what is left to check is that none is missing.
 	 */
-	@SuppressWarnings("deprecation")
 	private RunSettings toSettings() {
 		return new RunSettings(this, require(this.name, "name"), require(this.chunkSize, "chunkSize"),
-				(this.parallelism != null) ? this.parallelism : Integer.MAX_VALUE,
 				require(this.maxInFlightBytes, "maxInFlightBytes"),
 				require(this.maxInFlightCommands, "maxInFlightCommands"), require(this.timeout, "timeout"),
 				require(this.transactional, "transactional"), require(this.maxChunkBytes, "maxChunkBytes"),
@@ -336,7 +309,7 @@ public final class BatchOptions {
 	}
 
 	private List<@Nullable Object> values() {
-		return Arrays.asList(this.chunkSize, this.parallelism, this.timeout, this.transactional, this.name,
+		return Arrays.asList(this.chunkSize, this.timeout, this.transactional, this.name,
 				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
 				this.retryBackoff, this.maxCommandsPerSecond, this.maxBytesPerSecond);
 	}
@@ -353,7 +326,7 @@ public final class BatchOptions {
 
 	@Override
 	public String toString() {
-		return "BatchOptions[chunkSize=" + this.chunkSize + ", parallelism=" + this.parallelism + ", timeout="
+		return "BatchOptions[chunkSize=" + this.chunkSize + ", timeout="
 				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
 				+ this.maxChunkBytes + ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands="
 				+ this.maxInFlightCommands + ", retryAttempts=" + this.retryAttempts + ", retryBackoff="
@@ -383,8 +356,6 @@ public final class BatchOptions {
 	public static final class Builder {
 
 		private @Nullable Integer chunkSize;
-
-		private @Nullable Integer parallelism;
 
 		private @Nullable Duration timeout;
 
@@ -420,23 +391,6 @@ public final class BatchOptions {
 			Assert.isTrue(chunkSize >= 1 && chunkSize <= MAX_CHUNK_SIZE,
 					() -> "chunkSize must be between 1 and " + MAX_CHUNK_SIZE + " but was " + chunkSize);
 			this.chunkSize = chunkSize;
-			return this;
-		}
-
-		/**
-		 * The most chunks in flight at once to one server, on top of the window.
-		 * @param parallelism from 1 to {@value BatchOptions#MAX_PARALLELISM}
-		 * @return this builder
-		 * @deprecated since 0.1.0: a count of chunks capped the window at
-		 * {@code chunkSize × parallelism} commands, whatever the network could carry; the
-		 * window is now bounded by {@link #maxInFlightBytes(long)} and
-		 * {@link #maxInFlightCommands(int)}. Setting it still caps the chunks in flight.
-		 */
-		@Deprecated(since = "0.1.0")
-		public Builder parallelism(int parallelism) {
-			Assert.isTrue(parallelism >= 1 && parallelism <= MAX_PARALLELISM,
-					() -> "parallelism must be between 1 and " + MAX_PARALLELISM + " but was " + parallelism);
-			this.parallelism = parallelism;
 			return this;
 		}
 

@@ -28,8 +28,9 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  * Each command is encoded, as it is recorded, straight into the open chunk of its
  * {@link Lane} (the {@link Router} picks it: the only server, or the master of the
  * command's slot). A full chunk ({@code chunkSize} commands or {@code maxChunkBytes}
- * bytes) is sent at once, so memory is bounded by {@code chunkSize × (parallelism + 1)}
- * commands per server, whatever the size of the batch.
+ * bytes) is sent at once, while the chunks in flight fit in the window
+ * ({@code maxInFlightBytes} and {@code maxInFlightCommands}), so memory is bounded by the
+ * window and one open chunk per server, whatever the size of the batch.
  * <p>
  * Each chunk has its own deadline. When a chunk loses its connection or passes its
  * deadline, its lane stops: the lane's commands not yet sent end

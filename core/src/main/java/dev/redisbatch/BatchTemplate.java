@@ -49,15 +49,6 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public static final int DEFAULT_CHUNK_SIZE = 1000;
 
 	/**
-	 * The number of chunks in flight per batch before the byte window replaced it.
-	 * @deprecated since 0.1.0: chunks in flight are bounded by
-	 * {@link #DEFAULT_MAX_IN_FLIGHT_BYTES} and {@link #DEFAULT_MAX_IN_FLIGHT_COMMANDS}
-	 * unless a parallelism is set
-	 */
-	@Deprecated(since = "0.1.0")
-	public static final int DEFAULT_PARALLELISM = 2;
-
-	/**
 	 * The default window in bytes: the most request bytes of a batch in flight to one
 	 * server (see docs/performance.md for how it was chosen).
 	 */

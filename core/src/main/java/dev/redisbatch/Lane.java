@@ -288,8 +288,7 @@ final class Lane {
 	 * Whether the chunk can go now: nothing is in flight, or it fits in the window.
 	 */
 	private boolean fitsInWindow(Chunk next) {
-		return this.inFlight.isEmpty() || (this.inFlight.size() < this.settings.maxChunksInFlight()
-				&& this.inFlightBytes + next.bytes() <= this.settings.maxInFlightBytes()
+		return this.inFlight.isEmpty() || (this.inFlightBytes + next.bytes() <= this.settings.maxInFlightBytes()
 				&& this.inFlightCommands + next.size() <= this.settings.maxInFlightCommands());
 	}
 

@@ -185,7 +185,7 @@ final class Messages {
 
 	static String notThreadSafe() {
 		return "A Batch is not thread-safe: record commands on the thread that runs the batch callback "
-				+ "(use parallelism for concurrent chunks)";
+				+ "(chunks already go out while you record)";
 	}
 
 	static String onEventLoop(String thread) {

@@ -9,8 +9,6 @@ import java.time.Duration;
  * @param options the resolved options, every value set (what {@code BoundBatch} shows)
  * @param name the name it is reported under
  * @param chunkSize the most commands per chunk
- * @param maxChunksInFlight the most chunks in flight per server (a deprecated
- * parallelism, or no limit)
  * @param maxInFlightBytes the most request bytes in flight per server
  * @param maxInFlightCommands the most commands in flight per server
  * @param timeout the deadline of each chunk, from its write to its last reply
@@ -22,7 +20,7 @@ import java.time.Duration;
  * @param maxCommandsPerSecond the most commands written per second, 0 for no cap
  * @param maxBytesPerSecond the most request bytes written per second, 0 for no cap
  */
-record RunSettings(BatchOptions options, String name, int chunkSize, int maxChunksInFlight, long maxInFlightBytes,
+record RunSettings(BatchOptions options, String name, int chunkSize, long maxInFlightBytes,
 		int maxInFlightCommands, Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts,
 		Duration retryBackoff, long maxCommandsPerSecond, long maxBytesPerSecond) {
 
@@ -31,7 +29,7 @@ record RunSettings(BatchOptions options, String name, int chunkSize, int maxChun
 	 * batches whose commands cannot be recorded twice).
 	 */
 	RunSettings withoutRetry() {
-		return new RunSettings(this.options, this.name, this.chunkSize, this.maxChunksInFlight, this.maxInFlightBytes,
+		return new RunSettings(this.options, this.name, this.chunkSize, this.maxInFlightBytes,
 				this.maxInFlightCommands, this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff,
 				this.maxCommandsPerSecond, this.maxBytesPerSecond);
 	}

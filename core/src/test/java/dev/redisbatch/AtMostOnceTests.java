@@ -35,7 +35,7 @@ class AtMostOnceTests {
 		this.proxy = TcpProxy.start(server.port());
 		this.pool = BatchConnectionPool.builder(RedisURI.create("redis://127.0.0.1:" + this.proxy.port())).build();
 		this.template = new StringBatchTemplate(this.pool,
-				BatchOptions.builder().chunkSize(100).parallelism(1).timeout(Duration.ofMillis(500)).build());
+				BatchOptions.builder().chunkSize(100).maxInFlightCommands(100).timeout(Duration.ofMillis(500)).build());
 		// Open the pooled connection first, so its handshake is not among the counted
 		// replies.
 		this.template.execute((batch) -> batch.get("warm-up"));

@@ -24,7 +24,6 @@ class BatchOptionsTests {
 	 */
 	private static final BatchOptions TEMPLATE_DEFAULTS = BatchOptions.builder()
 		.chunkSize(1000)
-		.parallelism(2)
 		.timeout(Duration.ofSeconds(10))
 		.transactional(false)
 		.name("default")
@@ -39,7 +38,7 @@ class BatchOptionsTests {
 	 */
 	private static final BatchOptions EVERYTHING_SET = BatchOptions.builder()
 		.chunkSize(50)
-		.parallelism(4)
+		.maxInFlightCommands(200)
 		.timeout(Duration.ofMillis(750))
 		.transactional(true)
 		.name("import.users")
@@ -63,16 +62,17 @@ class BatchOptionsTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(ints = { 1, 2, 64 })
-	void acceptsAParallelismFromOneToSixtyFour(int parallelism) {
-		assertThat(BatchOptions.builder().parallelism(parallelism).build().parallelism()).isEqualTo(parallelism);
+	@ValueSource(ints = { 1, 2, 10_000_000 })
+	void acceptsAWindowOfOneToTenMillionCommands(int commands) {
+		assertThat(BatchOptions.builder().maxInFlightCommands(commands).build().maxInFlightCommands())
+			.isEqualTo(commands);
 	}
 
 	@ParameterizedTest
-	@ValueSource(ints = { 0, -1, 65, Integer.MAX_VALUE })
-	void refusesAParallelismOutsideOneToSixtyFour(int parallelism) {
-		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().parallelism(parallelism))
-			.withMessage("parallelism must be between 1 and 64 but was " + parallelism);
+	@ValueSource(ints = { 0, -1, 10_000_001, Integer.MAX_VALUE })
+	void refusesAWindowOutsideOneToTenMillionCommands(int commands) {
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().maxInFlightCommands(commands))
+			.withMessage("maxInFlightCommands must be between 1 and 10000000 but was " + commands);
 	}
 
 	@Test
@@ -206,7 +206,8 @@ class BatchOptionsTests {
 		BatchOptions options = BatchOptions.defaults();
 
 		assertThat(options.chunkSize()).isNull();
-		assertThat(options.parallelism()).isNull();
+		assertThat(options.maxInFlightBytes()).isNull();
+		assertThat(options.maxInFlightCommands()).isNull();
 		assertThat(options.timeout()).isNull();
 		assertThat(options.transactional()).isNull();
 		assertThat(options.name()).isNull();
@@ -295,29 +296,8 @@ class BatchOptionsTests {
 		assertThat(settings.timeout()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.maxInFlightBytes()).isEqualTo(4096);
 		assertThat(settings.maxInFlightCommands()).isEqualTo(500);
-		assertThat(settings.maxChunksInFlight()).isEqualTo(2);
 		assertThat(settings.retryAttempts()).isEqualTo(3);
 		assertThat(settings.options()).isEqualTo(complete.mutate().chunkSize(7).name("orders").build());
-	}
-
-	@Test
-	void putsNoLimitOnChunksInFlightWhenNoParallelismIsSet() {
-		BatchOptions complete = EVERYTHING_SET.mutate().maxInFlightBytes(4096).maxInFlightCommands(500).build();
-		BatchOptions withoutParallelism = BatchOptions.builder()
-			.chunkSize(complete.chunkSize())
-			.timeout(complete.timeout())
-			.transactional(false)
-			.name("x")
-			.maxChunkBytes(complete.maxChunkBytes())
-			.maxInFlightBytes(4096)
-			.maxInFlightCommands(500)
-			.retry(0, Duration.ZERO)
-			.maxCommandsPerSecond(0)
-			.maxBytesPerSecond(0)
-			.build();
-
-		assertThat(BatchOptions.defaults().resolve(withoutParallelism).maxChunksInFlight())
-			.isEqualTo(Integer.MAX_VALUE);
 	}
 
 	@Test
@@ -349,10 +329,10 @@ class BatchOptionsTests {
 
 	@Test
 	void changesOnlyWhatIsSetOnAMutatedBuilder() {
-		BatchOptions changed = EVERYTHING_SET.mutate().parallelism(8).build();
+		BatchOptions changed = EVERYTHING_SET.mutate().maxInFlightCommands(800).build();
 
-		assertThat(changed.parallelism()).isEqualTo(8);
-		assertThat(changed.mutate().parallelism(4).build()).isEqualTo(EVERYTHING_SET);
+		assertThat(changed.maxInFlightCommands()).isEqualTo(800);
+		assertThat(changed.mutate().maxInFlightCommands(200).build()).isEqualTo(EVERYTHING_SET);
 	}
 
 	@Test
@@ -367,7 +347,7 @@ class BatchOptionsTests {
 	void equalsOptionsWithTheSameValues() {
 		BatchOptions same = BatchOptions.builder()
 			.chunkSize(50)
-			.parallelism(4)
+			.maxInFlightCommands(200)
 			.timeout(Duration.ofMillis(750))
 			.transactional(true)
 			.name("import.users")
@@ -383,7 +363,7 @@ class BatchOptionsTests {
 	@Test
 	void differsWhenAnyOneValueDiffers() {
 		List<UnaryOperator<BatchOptions.Builder>> changes = List.of((builder) -> builder.chunkSize(51),
-				(builder) -> builder.parallelism(5), (builder) -> builder.timeout(Duration.ofMillis(751)),
+				(builder) -> builder.maxInFlightCommands(201), (builder) -> builder.timeout(Duration.ofMillis(751)),
 				(builder) -> builder.transactional(false), (builder) -> builder.name("import.orders"),
 				(builder) -> builder.maxChunkBytes(4097), (builder) -> builder.retry(2, Duration.ofMillis(5)),
 				(builder) -> builder.retry(1, Duration.ofMillis(6)), (builder) -> builder.maxCommandsPerSecond(5_001),

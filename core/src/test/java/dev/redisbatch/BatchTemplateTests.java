@@ -260,14 +260,14 @@ class BatchTemplateTests {
 			.withMessage("chunkSize must be between 1 and 1000000 but was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().chunkSize(-5));
 		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().chunkSize(50_000_000));
-		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().parallelism(0))
-			.withMessageContaining("parallelism must be between 1 and 64");
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().maxInFlightCommands(0))
+			.withMessageContaining("maxInFlightCommands must be between 1 and 10000000");
 		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().timeout(Duration.ofSeconds(-1)))
 			.withMessageContaining("timeout must be positive");
 		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().name("user:42 key"))
 			.withMessageContaining("metrics tag");
-		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().parallelism(65))
-			.withMessageContaining("parallelism must be between 1 and 64");
+		assertThatIllegalArgumentException().isThrownBy(() -> BatchOptions.builder().maxInFlightBytes(1023))
+			.withMessageContaining("maxInFlightBytes must be at least 1024 bytes");
 		assertThat(this.pool.getCreatedCount()).isZero();
 	}
 

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * How chunks go out: one flush (one write) per chunk, up to {@code parallelism} at once
- * on connections of their own, and long-lived connections.
+ * How chunks go out: one flush (one write) per chunk, as many in flight as the window
+ * holds, on connections of their own, and long-lived connections.
  */
 @ExtendWith(RedisServerExtension.class)
 class ChunkingTests {
@@ -89,8 +89,8 @@ class ChunkingTests {
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.execute((batch) -> batch.set("warm", "up"));
 		long before = flushes.get();
-		// one chunk in flight, so no extra connection (and its handshake) is opened
-		BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).parallelism(1).build(),
+		// one chunk in flight (the window holds one full chunk), so no extra connection (and its handshake) is opened
+		BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).maxInFlightCommands(1000).build(),
 				(batch) -> {
 					for (int i = 0; i < 3000; i++) {
 						batch.set("key:" + i, "value-" + i);
@@ -123,7 +123,7 @@ class ChunkingTests {
 	}
 
 	@Test
-	void upToParallelismChunksAreInFlightOnTheBatchsOneConnectionAndRunInOrder(RedisProcess server) {
+	void theChunksInFlightShareTheBatchsOneConnectionAndRunInOrder(RedisProcess server) {
 		// At 5 ms round trip a chunk is still in flight when the next one fills.
 		try (TcpProxy proxy = TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(5));
 				BatchConnectionPool pool = BatchConnectionPool
@@ -134,7 +134,7 @@ class ChunkingTests {
 			StringBatchTemplate template = new StringBatchTemplate(pool);
 			Map<Integer, Response<List<String>>> lastSeen = new HashMap<>();
 
-			BatchResults results = template.execute(BatchOptions.builder().chunkSize(100).parallelism(4).build(),
+			BatchResults results = template.execute(BatchOptions.builder().chunkSize(100).maxInFlightCommands(400).build(),
 					(batch) -> {
 						for (int i = 0; i < 5_000; i++) {
 							batch.rpush("log", Integer.toString(i));
@@ -162,7 +162,7 @@ class ChunkingTests {
 		long before = server.connectedClients();
 		BatchConnectionPool pool = BatchConnectionPool.builder(RedisURI.create(server.uri())).build();
 		StringBatchTemplate template = new StringBatchTemplate(pool);
-		template.execute(BatchOptions.builder().chunkSize(1).parallelism(4).build(), (batch) -> {
+		template.execute(BatchOptions.builder().chunkSize(1).maxInFlightCommands(4).build(), (batch) -> {
 			for (int i = 0; i < 100; i++) {
 				batch.set("key:" + i, "value");
 			}

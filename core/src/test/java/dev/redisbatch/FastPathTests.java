@@ -193,7 +193,7 @@ class FastPathTests {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(this.meters));
 		StringBatchTemplate template = new StringBatchTemplate(pool,
-				BatchOptions.builder().chunkSize(500).parallelism(4).build());
+				BatchOptions.builder().chunkSize(500).maxInFlightCommands(2000).build());
 		template.setObservationRegistry(registry);
 		server.call("FLUSHALL");
 		Map<String, String> entries = new LinkedHashMap<>();

@@ -48,7 +48,7 @@ class FaultTests {
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(200)));
 		BatchConnectionPool pool = pool(proxy.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
-				BatchOptions.builder().chunkSize(100).parallelism(1).timeout(Duration.ofSeconds(10)).build());
+				BatchOptions.builder().chunkSize(100).maxInFlightCommands(100).timeout(Duration.ofSeconds(10)).build());
 
 		BatchException failure = catchThrowableOfType(BatchException.class, () -> template.execute((batch) -> {
 			for (int i = 0; i < 200; i++) {
@@ -139,7 +139,7 @@ class FaultTests {
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(100)));
 		BatchConnectionPool pool = pool(proxy.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
-				BatchOptions.builder().chunkSize(100).parallelism(2).timeout(Duration.ofSeconds(1)).build());
+				BatchOptions.builder().chunkSize(100).maxInFlightCommands(200).timeout(Duration.ofSeconds(1)).build());
 		template.execute((warmUp) -> warmUp.get("warm-up"));
 		List<Response<Long>> answered = new ArrayList<>();
 		BatchException failure;
@@ -183,7 +183,7 @@ class FaultTests {
 		RedisProcess server = track(RedisProcess.start());
 		BatchConnectionPool pool = pool(server.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
-				BatchOptions.builder().chunkSize(100).parallelism(4).timeout(Duration.ofSeconds(1)).build());
+				BatchOptions.builder().chunkSize(100).maxInFlightCommands(400).timeout(Duration.ofSeconds(1)).build());
 		template.execute((batch) -> batch.get("warm-up"));
 		BatchException failure;
 		try {
@@ -340,7 +340,7 @@ class FaultTests {
 		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofSeconds(20)));
 		BatchConnectionPool pool = pool(proxy.port());
 		StringBatchTemplate template = new StringBatchTemplate(pool,
-				BatchOptions.builder().chunkSize(100).parallelism(1).timeout(Duration.ofSeconds(30)).build());
+				BatchOptions.builder().chunkSize(100).maxInFlightCommands(100).timeout(Duration.ofSeconds(30)).build());
 		proxy.roundTrip(Duration.ZERO);
 		template.execute((batch) -> batch.get("warm-up"));
 		proxy.roundTrip(Duration.ofSeconds(20));

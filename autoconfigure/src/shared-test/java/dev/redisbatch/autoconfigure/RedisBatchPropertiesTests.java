@@ -46,7 +46,6 @@ class RedisBatchPropertiesTests {
 	static {
 		DOCUMENTED_RANGES.put("redis.batch.enabled", List.of("false", "true"));
 		DOCUMENTED_RANGES.put("redis.batch.chunk-size", List.of("1", "1000000"));
-		DOCUMENTED_RANGES.put("redis.batch.parallelism", List.of("1", "64"));
 		DOCUMENTED_RANGES.put("redis.batch.max-in-flight-bytes", List.of("1KB", "1GB"));
 		DOCUMENTED_RANGES.put("redis.batch.max-in-flight-commands", List.of("1", "10000000"));
 		DOCUMENTED_RANGES.put("redis.batch.timeout", List.of("1ms", "365d"));
@@ -155,8 +154,8 @@ class RedisBatchPropertiesTests {
 	void theLibrarysRangeChecksAreReportedAgainstTheProperty() {
 		assertInvalid("redis.batch.chunk-size", "0", "chunkSize must be between 1 and 1000000",
 				"redis.batch.chunk-size=0");
-		assertInvalid("redis.batch.parallelism", "65", "parallelism must be between 1 and 64",
-				"redis.batch.parallelism=65");
+		assertInvalid("redis.batch.max-in-flight-commands", "0", "maxInFlightCommands must be between 1 and 10000000",
+				"redis.batch.max-in-flight-commands=0");
 		assertInvalid("redis.batch.timeout", "PT0S", "must be positive", "redis.batch.timeout=0s");
 		assertInvalid("redis.batch.max-chunk-bytes", "1023B", "must be at least 1024 bytes",
 				"redis.batch.max-chunk-bytes=1023B");

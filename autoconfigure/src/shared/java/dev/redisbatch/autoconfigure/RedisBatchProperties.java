@@ -7,7 +7,6 @@ import dev.redisbatch.BatchTemplate;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -29,12 +28,6 @@ public class RedisBatchProperties {
 	 * fills.
 	 */
 	private int chunkSize = BatchTemplate.DEFAULT_CHUNK_SIZE;
-
-	/**
-	 * Most chunks of one batch in flight at once to one server, from 1 to 64, on top of
-	 * the window. Unset: only the window limits them.
-	 */
-	private @Nullable Integer parallelism;
 
 	/**
 	 * Window of one batch to one server, in bytes: the most request bytes written but not
@@ -107,19 +100,6 @@ public class RedisBatchProperties {
 
 	public void setChunkSize(int chunkSize) {
 		this.chunkSize = chunkSize;
-	}
-
-	@DeprecatedConfigurationProperty(replacement = "redis.batch.max-in-flight-bytes", since = "0.1.0",
-			reason = "A count of chunks capped a batch at chunk-size x parallelism commands per round trip, "
-					+ "whatever the network could carry; the window is bounded in bytes and commands instead")
-	@Deprecated(since = "0.1.0")
-	public @Nullable Integer getParallelism() {
-		return this.parallelism;
-	}
-
-	@Deprecated(since = "0.1.0")
-	public void setParallelism(@Nullable Integer parallelism) {
-		this.parallelism = parallelism;
 	}
 
 	public DataSize getMaxInFlightBytes() {

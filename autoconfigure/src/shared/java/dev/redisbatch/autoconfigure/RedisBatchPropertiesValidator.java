@@ -29,13 +29,9 @@ final class RedisBatchPropertiesValidator {
 	/**
 	 * The template defaults the properties set.
 	 */
-	@SuppressWarnings("deprecation")
 	static BatchOptions defaults(RedisBatchProperties properties) {
 		BatchOptions.Builder options = BatchOptions.builder();
 		apply("redis.batch.chunk-size", properties.getChunkSize(), options::chunkSize);
-		if (properties.getParallelism() != null) {
-			apply("redis.batch.parallelism", properties.getParallelism(), options::parallelism);
-		}
 		apply("redis.batch.max-in-flight-bytes", properties.getMaxInFlightBytes(),
 				(size) -> options.maxInFlightBytes(size.toBytes()));
 		apply("redis.batch.max-in-flight-commands", properties.getMaxInFlightCommands(), options::maxInFlightCommands);

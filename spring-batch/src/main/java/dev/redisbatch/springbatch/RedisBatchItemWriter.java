@@ -432,7 +432,7 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		}
 
 		/**
-		 * The options of each chunk's batch (chunk size, parallelism, timeout, name...);
+		 * The options of each chunk's batch (chunk size, window, timeout, name...);
 		 * unset values come from the template. The default names batches
 		 * {@code spring-batch-writer}.
 		 * @param options the options
