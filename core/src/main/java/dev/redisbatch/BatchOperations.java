@@ -40,9 +40,9 @@ public interface BatchOperations<K, V> {
 	/**
 	 * Run the commands the callback records as one batch. Commands are sent in chunks of
 	 * {@code chunkSize} as soon as a chunk fills, while the chunks in flight fit in the
-	 * window ({@code maxInFlightBytes} and {@code maxInFlightCommands}), pipelined on a pooled connection of the batch's own (one per server), so they
-	 * run in the order they were recorded. The call returns once every command has its
-	 * outcome.
+	 * window ({@code maxInFlightBytes} and {@code maxInFlightCommands}), pipelined on a
+	 * pooled connection of the batch's own (one per server), so they run in the order
+	 * they were recorded. The call returns once every command has its outcome.
 	 * @param options the options; unset values come from the template's defaults
 	 * @param callback records the commands
 	 * @return the results, when every command succeeded

@@ -309,9 +309,9 @@ public final class BatchOptions {
 	}
 
 	private List<@Nullable Object> values() {
-		return Arrays.asList(this.chunkSize, this.timeout, this.transactional, this.name,
-				this.maxChunkBytes, this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts,
-				this.retryBackoff, this.maxCommandsPerSecond, this.maxBytesPerSecond);
+		return Arrays.asList(this.chunkSize, this.timeout, this.transactional, this.name, this.maxChunkBytes,
+				this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts, this.retryBackoff,
+				this.maxCommandsPerSecond, this.maxBytesPerSecond);
 	}
 
 	@Override
@@ -326,11 +326,11 @@ public final class BatchOptions {
 
 	@Override
 	public String toString() {
-		return "BatchOptions[chunkSize=" + this.chunkSize + ", timeout="
-				+ this.timeout + ", transactional=" + this.transactional + ", name=" + this.name + ", maxChunkBytes="
-				+ this.maxChunkBytes + ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands="
-				+ this.maxInFlightCommands + ", retryAttempts=" + this.retryAttempts + ", retryBackoff="
-				+ this.retryBackoff + ", maxCommandsPerSecond=" + this.maxCommandsPerSecond + ", maxBytesPerSecond="
+		return "BatchOptions[chunkSize=" + this.chunkSize + ", timeout=" + this.timeout + ", transactional="
+				+ this.transactional + ", name=" + this.name + ", maxChunkBytes=" + this.maxChunkBytes
+				+ ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands=" + this.maxInFlightCommands
+				+ ", retryAttempts=" + this.retryAttempts + ", retryBackoff=" + this.retryBackoff
+				+ ", maxCommandsPerSecond=" + this.maxCommandsPerSecond + ", maxBytesPerSecond="
 				+ this.maxBytesPerSecond + "]";
 	}
 

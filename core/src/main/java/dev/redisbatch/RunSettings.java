@@ -20,18 +20,18 @@ import java.time.Duration;
  * @param maxCommandsPerSecond the most commands written per second, 0 for no cap
  * @param maxBytesPerSecond the most request bytes written per second, 0 for no cap
  */
-record RunSettings(BatchOptions options, String name, int chunkSize, long maxInFlightBytes,
-		int maxInFlightCommands, Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts,
-		Duration retryBackoff, long maxCommandsPerSecond, long maxBytesPerSecond) {
+record RunSettings(BatchOptions options, String name, int chunkSize, long maxInFlightBytes, int maxInFlightCommands,
+		Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts, Duration retryBackoff,
+		long maxCommandsPerSecond, long maxBytesPerSecond) {
 
 	/**
 	 * The same settings without retries (for a pass that sends commands again, and for
 	 * batches whose commands cannot be recorded twice).
 	 */
 	RunSettings withoutRetry() {
-		return new RunSettings(this.options, this.name, this.chunkSize, this.maxInFlightBytes,
-				this.maxInFlightCommands, this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff,
-				this.maxCommandsPerSecond, this.maxBytesPerSecond);
+		return new RunSettings(this.options, this.name, this.chunkSize, this.maxInFlightBytes, this.maxInFlightCommands,
+				this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff, this.maxCommandsPerSecond,
+				this.maxBytesPerSecond);
 	}
 
 	/**

@@ -89,13 +89,14 @@ class ChunkingTests {
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.execute((batch) -> batch.set("warm", "up"));
 		long before = flushes.get();
-		// one chunk in flight (the window holds one full chunk), so no extra connection (and its handshake) is opened
-		BatchResults results = template.execute(BatchOptions.builder().chunkSize(1000).maxInFlightCommands(1000).build(),
-				(batch) -> {
-					for (int i = 0; i < 3000; i++) {
-						batch.set("key:" + i, "value-" + i);
-					}
-				});
+		// one chunk in flight (the window holds one full chunk), so no extra connection
+		// (and its handshake) is opened
+		BatchResults results = template
+			.execute(BatchOptions.builder().chunkSize(1000).maxInFlightCommands(1000).build(), (batch) -> {
+				for (int i = 0; i < 3000; i++) {
+					batch.set("key:" + i, "value-" + i);
+				}
+			});
 		return new long[] { results.chunks(), flushes.get() - before };
 	}
 
@@ -134,17 +135,17 @@ class ChunkingTests {
 			StringBatchTemplate template = new StringBatchTemplate(pool);
 			Map<Integer, Response<List<String>>> lastSeen = new HashMap<>();
 
-			BatchResults results = template.execute(BatchOptions.builder().chunkSize(100).maxInFlightCommands(400).build(),
-					(batch) -> {
-						for (int i = 0; i < 5_000; i++) {
-							batch.rpush("log", Integer.toString(i));
-							if (i % 7 == 0) {
-								// a read sees every write recorded before it, in any
-								// chunk
-								lastSeen.put(i, batch.lrange("log", -1, -1));
-							}
+			BatchResults results = template
+				.execute(BatchOptions.builder().chunkSize(100).maxInFlightCommands(400).build(), (batch) -> {
+					for (int i = 0; i < 5_000; i++) {
+						batch.rpush("log", Integer.toString(i));
+						if (i % 7 == 0) {
+							// a read sees every write recorded before it, in any
+							// chunk
+							lastSeen.put(i, batch.lrange("log", -1, -1));
 						}
-					});
+					}
+				});
 
 			assertThat(results.count(Outcome.SUCCESS)).isEqualTo(results.size());
 			lastSeen.forEach((i, last) -> assertThat(last.get()).containsExactly(Integer.toString(i)));

@@ -432,8 +432,8 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		}
 
 		/**
-		 * The options of each chunk's batch (chunk size, window, timeout, name...);
-		 * unset values come from the template. The default names batches
+		 * The options of each chunk's batch (chunk size, window, timeout, name...); unset
+		 * values come from the template. The default names batches
 		 * {@code spring-batch-writer}.
 		 * @param options the options
 		 * @return this builder
