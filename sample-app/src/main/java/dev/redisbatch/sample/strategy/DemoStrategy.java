@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code 10} {@link OneCommandPerRoundTripStrategy};</li>
  * <li>{@code 20} {@link SpringDataPipelineStrategy};</li>
  * <li>{@code 30} {@link BatchTemplateStrategy};</li>
- * <li>{@code 40} {@link TwoChunksBatchTemplateStrategy}: the same template held to the
- * limit before the in-flight window;</li>
+ * <li>{@code 40} {@link TwoChunksBatchTemplateStrategy}: the same template held to a
+ * window of two chunks;</li>
  * <li>{@code 50} {@link RedisBatchAnnotationStrategy}: an {@code @RedisBatch} method of
  * another bean, {@link AnnotatedDemoWriter}, around plain {@code StringRedisTemplate}
  * calls.</li>

@@ -8,11 +8,11 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 /**
- * redis-batch's {@link StringBatchTemplate} held to the limit it had before the in-flight
- * window: at most two chunks in flight ({@code maxInFlightCommands} of twice the chunk
- * size). A batch of many chunks then waits about one round trip per two chunks, where the
- * defaults send a batch smaller than the window in one flight; side by side with
- * {@link BatchTemplateStrategy}, it shows what the window buys at a distance.
+ * redis-batch's {@link StringBatchTemplate} held to a window of two chunks: at most two
+ * chunks in flight ({@code maxInFlightCommands} of twice the chunk size). A batch of many
+ * chunks then waits about one round trip per two chunks, where the defaults send a batch
+ * smaller than the window in one flight; side by side with {@link BatchTemplateStrategy},
+ * it shows what the window buys at a distance.
  *
  * @since 0.1.0
  */
@@ -41,9 +41,9 @@ public class TwoChunksBatchTemplateStrategy extends BatchTemplateStrategy {
 
 	private TwoChunksBatchTemplateStrategy(StringBatchTemplate template, int chunkSize) {
 		super(NAME,
-				"StringBatchTemplate held to the limit before the window: chunks of " + chunkSize
-						+ " commands, at most " + CHUNKS_IN_FLIGHT + " in flight (max-in-flight-commands "
-						+ CHUNKS_IN_FLIGHT * chunkSize + "), so about one round trip per two chunks.",
+				"StringBatchTemplate held to a window of two chunks: chunks of " + chunkSize + " commands, at most "
+						+ CHUNKS_IN_FLIGHT + " in flight (max-in-flight-commands " + CHUNKS_IN_FLIGHT * chunkSize
+						+ "), so about one round trip per two chunks.",
 				template,
 				BatchOptions.builder()
 					.maxInFlightCommands(CHUNKS_IN_FLIGHT * chunkSize)
