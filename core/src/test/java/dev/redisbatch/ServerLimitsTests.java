@@ -63,6 +63,27 @@ class ServerLimitsTests {
 	}
 
 	@Test
+	void aServerThatRefusesConfigGetStillServesBatchesUnderRedissDefaultLimit() {
+		// as on managed services that forbid or rename CONFIG: a user without it
+		this.server.call("ACL", "SETUSER", "app", "on", ">app-secret", "~*", "+@all", "-config");
+		RedisURI uri = RedisURI.builder()
+			.withHost(this.server.host())
+			.withPort(this.server.port())
+			.withAuthentication("app", "app-secret")
+			.build();
+		try (BatchConnectionPool restricted = BatchConnectionPool.builder(uri).build()) {
+			BatchResults results = new StringBatchTemplate(restricted).execute((batch) -> {
+				batch.set("small", "1");
+				batch.set("large", "x".repeat(2 * 1024 * 1024));
+			});
+
+			assertThat(results.isSuccess()).isTrue();
+		}
+		assertThat(this.server.call("STRLEN", "large")).isEqualTo(2L * 1024 * 1024);
+		assertThat(String.valueOf(this.server.call("ACL", "LOG"))).contains("config");
+	}
+
+	@Test
 	void aServerThatRefusesABulkLengthMidStreamIsReportedWithTheLimitNamed() {
 		// the pool has not learned the new limit: the server refuses the value itself
 		this.template.execute((batch) -> batch.get("warm-up"));
