@@ -135,7 +135,7 @@ final class BatchClients implements AutoCloseable {
 			return new BatchConnection(connection, null);
 		}
 		WireLease wire = fast.leaseOf(connection);
-		if (wire == null && this.layoutWarned.compareAndSet(false, true)) {
+		if (wire == null && fast.layoutMismatched(connection) && this.layoutWarned.compareAndSet(false, true)) {
 			logger.warn(Compatibility.describe("The fast path of batch connections to " + this.description,
 					List.of(LettucePipeline.LAYOUT_MISMATCH),
 					"its connections take the portable path, Lettuce's own pipelining, with every guarantee kept"));

@@ -25,6 +25,8 @@ public final class BatchChannels implements NettyCustomizer {
 
 	private final @Nullable NettyCustomizer first;
 
+	private volatile boolean unknownLayout;
+
 	/**
 	 * @param first the application's customizer, run before this one, or {@code null}
 	 */
@@ -48,6 +50,7 @@ public final class BatchChannels implements NettyCustomizer {
 		Object key = LettucePipeline.install(channel, Wire.NAME, wire);
 		if (key == null) {
 			// not Lettuce's layout as known: the connection takes the portable path
+			this.unknownLayout = true;
 			return;
 		}
 		Wired wired = new Wired(channel, wire);
@@ -64,6 +67,18 @@ public final class BatchChannels implements NettyCustomizer {
 	public @Nullable WireLease leaseOf(StatefulConnection<?, ?> connection) {
 		Wired wired = wiredOf(connection);
 		return (wired != null) ? wired.wire().lease() : null;
+	}
+
+	/**
+	 * Whether a connection without a lease has none because Lettuce did not lay out its
+	 * channel, or its channel writer, as known: not because its channel closed before the
+	 * lease was asked for (it then takes the portable path only until the pool finds it
+	 * closed).
+	 * @param connection a connection of the client these resources serve
+	 * @return whether the layout did not match
+	 */
+	public boolean layoutMismatched(StatefulConnection<?, ?> connection) {
+		return this.unknownLayout || LettucePipeline.keyOf(connection) == null;
 	}
 
 	/**

@@ -357,6 +357,13 @@ public final class WireLease {
 			fail();
 			return false;
 		}
+		ChannelHandlerContext ctx = this.wire.context();
+		if (ctx != null && !ctx.channel().isOpen() && !this.state.isClosed()) {
+			// Netty closed the channel and tells its handlers in a later task: until then
+			// only the channel knows
+			fail();
+			return false;
+		}
 		CallerSocket direct = this.socket;
 		if (this.wire.callerReads() && direct != null && !this.state.isClosed()) {
 			if (this.state.isLeased()) {
