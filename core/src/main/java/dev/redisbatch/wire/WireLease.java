@@ -39,7 +39,7 @@ public final class WireLease {
 	 * two paths, not for production. By default the batch's thread reads and writes the
 	 * sockets of plaintext connections.
 	 */
-	public static final String CALLER_IO = "redis.batch.caller-io";
+	public static final String CALLER_IO = "dev.redisbatch.caller-io";
 
 	private final Wire wire;
 

@@ -119,6 +119,8 @@ class LettuceContractTests {
 		assertThat(Compatibility.fastPathMismatches()).isEmpty();
 		assertThat(Compatibility.callerIoMismatches()).isEmpty();
 		assertThat(Compatibility.recordingMismatches()).isEmpty();
+		assertThat(Compatibility.springDataRedisRecordingMismatches()).isEmpty();
+		assertThat(Compatibility.foundSpringDataRedis()).matches("Spring Data Redis \\d+\\.\\d+\\.\\d+.*");
 		assertThat(Compatibility.autoBatchingMismatches()).isEmpty();
 		assertThat(SpringDataRedisInternals.canReadConfiguration()).isTrue();
 		assertThat(Compatibility.lettuceVersion()).as("as Lettuce's jar names it").matches("\\d+\\.\\d+\\.\\d+.*");
