@@ -1,6 +1,9 @@
 package dev.redisbatch.wire;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.redisbatch.internals.LettucePipeline;
@@ -25,7 +28,11 @@ public final class BatchChannels implements NettyCustomizer {
 
 	private final @Nullable NettyCustomizer first;
 
-	private volatile boolean unknownLayout;
+	/**
+	 * The keys of every channel the handler was put on, open or since closed, for as long
+	 * as their connections are referenced.
+	 */
+	private final Set<Object> installed = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
 	/**
 	 * @param first the application's customizer, run before this one, or {@code null}
@@ -50,9 +57,9 @@ public final class BatchChannels implements NettyCustomizer {
 		Object key = LettucePipeline.install(channel, Wire.NAME, wire);
 		if (key == null) {
 			// not Lettuce's layout as known: the connection takes the portable path
-			this.unknownLayout = true;
 			return;
 		}
+		this.installed.add(key);
 		Wired wired = new Wired(channel, wire);
 		this.channels.put(key, wired);
 		channel.closeFuture().addListener((closed) -> this.channels.remove(key, wired));
@@ -78,7 +85,8 @@ public final class BatchChannels implements NettyCustomizer {
 	 * @return whether the layout did not match
 	 */
 	public boolean layoutMismatched(StatefulConnection<?, ?> connection) {
-		return this.unknownLayout || LettucePipeline.keyOf(connection) == null;
+		Object key = LettucePipeline.keyOf(connection);
+		return key == null || !this.installed.contains(key);
 	}
 
 	/**
