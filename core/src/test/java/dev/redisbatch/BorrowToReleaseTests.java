@@ -7,8 +7,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
@@ -19,7 +21,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -30,7 +31,9 @@ import static org.awaitility.Awaitility.await;
  * gives the connection back or closes it, so the pool never counts a connection as active
  * once the batch has returned.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
+@EveryLine
 class BorrowToReleaseTests {
 
 	@AutoClose
