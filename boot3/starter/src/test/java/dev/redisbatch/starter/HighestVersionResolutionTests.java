@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.redisbatch.testsupport.EveryLine;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which says where Spring Boot 3.5's dependency management changed a version a POM asked
  * for) before the tests; this reads it.
  */
-@EveryLine
 class HighestVersionResolutionTests {
 
 	/**
