@@ -1,5 +1,6 @@
 package dev.redisbatch.compat;
 
+import dev.redisbatch.testsupport.BothStarters;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * this test alone): whichever line's classes the classpath's order loads, it does not
  * start, and says in one sentence which starter to remove.
  */
+@BothStarters
 class BothStartersTests {
 
 	@Test

@@ -9,8 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
@@ -19,9 +21,9 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -32,7 +34,9 @@ import static org.awaitility.Awaitility.await;
  * gives the connection back or closes it, so the pool never counts a connection as active
  * once the batch has returned.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
+@EveryLine
 class BorrowToReleaseTests {
 
 	@AutoClose
@@ -55,7 +59,7 @@ class BorrowToReleaseTests {
 
 	@Test
 	void aPortableConnectionWhoseChannelClosedJustBeforeItsBorrowIsReplacedAndNotLost() throws Exception {
-		closedJustBeforeItsBorrow(resources(this.channelsOpened), false);
+		closedJustBeforeItsBorrow(resources(null), false);
 	}
 
 	private void closedJustBeforeItsBorrow(ClientResources clientResources, boolean fastPath) throws Exception {
@@ -67,7 +71,7 @@ class BorrowToReleaseTests {
 			.build());
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.setAll(Map.of("key", "value"), null);
-		Channel channel = fastPath ? channelOfTheIdleConnection(pool) : this.channelsOpened.only();
+		Channel channel = channelOfTheIdleConnection(pool);
 		CountDownLatch closed = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		try {
@@ -200,7 +204,8 @@ class BorrowToReleaseTests {
 	@Test
 	void aBatchOnAnEventLoopIsRefusedBeforeItBorrowsAConnection() throws Exception {
 		RedisProcess server = track(RedisProcess.start());
-		BatchConnectionPool pool = track(BatchConnectionPool.builder(uri(server.port())).build());
+		BatchConnectionPool pool = track(
+				BatchConnectionPool.builder(uri(server.port())).clientResources(resources(null)).build());
 		StringBatchTemplate template = new StringBatchTemplate(pool);
 		template.getAll(List.of("warm"));
 		Channel channel = channelOfTheIdleConnection(pool);
@@ -220,10 +225,13 @@ class BorrowToReleaseTests {
 	/**
 	 * The channel of the pool's one idle connection.
 	 */
-	private static Channel channelOfTheIdleConnection(BatchConnectionPool pool) {
+	private Channel channelOfTheIdleConnection(BatchConnectionPool pool) {
 		BatchConnection connection = pool.server().borrow();
 		try {
-			Channel channel = pool.channelOf(connection);
+			// the pool knows the channels of the fast path; on the portable path, the
+			// pool's one connection is the last channel its resources opened
+			Channel fast = pool.channelOf(connection);
+			Channel channel = (fast != null) ? fast : this.channelsOpened.last();
 			assertThat(channel).isNotNull();
 			return channel;
 		}
@@ -247,9 +255,8 @@ class BorrowToReleaseTests {
 	 */
 	private ClientResources resources(NettyCustomizer customizer) {
 		DefaultClientResources.Builder builder = DefaultClientResources.builder().ioThreadPoolSize(4);
-		if (customizer != null) {
-			builder.nettyCustomizer(customizer);
-		}
+		this.channelsOpened.before(customizer);
+		builder.nettyCustomizer(this.channelsOpened);
 		ClientResources resources = builder.build();
 		track(() -> resources.shutdown(0, 2, TimeUnit.SECONDS));
 		return resources;
@@ -276,20 +283,29 @@ class BorrowToReleaseTests {
 	}
 
 	/**
-	 * Keeps the channels its resources' client opened.
+	 * Keeps the channels the resources' clients opened, after the test's own customizer.
 	 */
 	private static final class ChannelsOpened implements NettyCustomizer {
 
 		private final List<Channel> channels = new CopyOnWriteArrayList<>();
 
+		private @Nullable NettyCustomizer first;
+
+		void before(@Nullable NettyCustomizer customizer) {
+			this.first = customizer;
+		}
+
 		@Override
 		public void afterChannelInitialized(Channel channel) {
+			if (this.first != null) {
+				this.first.afterChannelInitialized(channel);
+			}
 			this.channels.add(channel);
 		}
 
-		Channel only() {
-			assertThat(this.channels).hasSize(1);
-			return this.channels.get(0);
+		Channel last() {
+			assertThat(this.channels).isNotEmpty();
+			return this.channels.get(this.channels.size() - 1);
 		}
 
 	}

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 import dev.redisbatch.docs.PortablePathExamples;
 import dev.redisbatch.internals.Compatibility;
 import dev.redisbatch.testsupport.CapturedOutput;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.OutputCaptureExtension;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -41,7 +42,9 @@ import static org.awaitility.Awaitility.await;
  * is turned off (without one), and in every case the same keys in Redis, every command
  * counted, and no connection left open.
  */
-@ExtendWith({ RedisServerExtension.class, OutputCaptureExtension.class, NettyLeakDetection.class })
+@ExtendWith({ RedisServerExtension.class, OutputCaptureExtension.class })
+@LeakDetection
+@EveryLine
 class FastPathTests {
 
 	private static final int COMMANDS = 10_000;

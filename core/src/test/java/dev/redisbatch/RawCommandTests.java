@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.redisbatch.docs.CommandExamples;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -29,6 +31,8 @@ import static org.assertj.core.api.Assertions.tuple;
  * server. The cluster cases are in {@link ClusterTests}.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class RawCommandTests {
 
 	private BatchConnectionPool pool;

@@ -1,5 +1,6 @@
 package dev.redisbatch.autoconfigure;
 
+import dev.redisbatch.testsupport.EveryLine;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * application's class loader), whichever line's classes the class path's order loads.
  * Runs on both lines.
  */
+@EveryLine
 class RedisBatchBootLineAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -14,6 +14,8 @@ import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.docs.OrderImporter;
 import dev.redisbatch.docs.RedisConfig;
 import dev.redisbatch.internals.Compatibility;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,8 @@ import static org.assertj.core.api.Assertions.fail;
  * {@link AnnotationConfigApplicationContext}, and a real redis-server.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class PlainSpringTests {
 
 	@Test

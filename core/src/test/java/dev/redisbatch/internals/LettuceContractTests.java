@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -63,6 +64,7 @@ import static org.awaitility.Awaitility.await;
  * instead of failing.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class LettuceContractTests {
 
 	private static final String HANDLER = "contract-handler";
