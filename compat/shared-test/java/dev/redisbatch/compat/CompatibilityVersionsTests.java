@@ -1,6 +1,7 @@
 package dev.redisbatch.compat;
 
 import dev.redisbatch.BatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import io.lettuce.core.RedisURI;
 import io.netty.util.Version;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * versions it names (its POM passes them in): its line's Spring Boot, Lettuce, Spring
  * Data Redis and Netty, not the Spring Boot 4.1 the library is built on.
  */
+@EveryLine
 class CompatibilityVersionsTests {
 
 	@Test

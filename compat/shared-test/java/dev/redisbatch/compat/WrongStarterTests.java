@@ -1,5 +1,6 @@
 package dev.redisbatch.compat;
 
+import dev.redisbatch.testsupport.WrongStarter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * puts that line's auto-configuration on the classpath for this test alone): it does not
  * start, and says in one sentence which starter to depend on.
  */
+@WrongStarter
 class WrongStarterTests {
 
 	@Test

@@ -80,6 +80,12 @@ final class Chunk implements ReplyReader {
 
 	private boolean topologyStale;
 
+	/**
+	 * Whether {@code EXEC} closes the transaction in the buffer: it is written once, even
+	 * when a refused write sends the chunk on another connection.
+	 */
+	private boolean execWritten;
+
 	private boolean readOnly;
 
 	private int refusedForNow;
@@ -208,11 +214,18 @@ final class Chunk implements ReplyReader {
 	 */
 	boolean write(Lease to, long timeoutNanos) {
 		this.lease = to;
-		if (this.transactional) {
+		if (this.transactional && !this.execWritten) {
 			this.buffer.writeBytes(WireCommand.EXEC);
+			this.execWritten = true;
 		}
 		start(timeoutNanos);
-		return to.write(this);
+		if (to.write(this)) {
+			return true;
+		}
+		// refused whole: the chunk may go on another connection, with Lettuce commands of
+		// its own there
+		this.replySlots = null;
+		return false;
 	}
 
 	private void start(long timeoutNanos) {

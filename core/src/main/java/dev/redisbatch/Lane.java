@@ -220,6 +220,7 @@ final class Lane {
 
 	private void send(Chunk chunk) {
 		boolean admitted = false;
+		boolean refusedOnce = false;
 		while (true) {
 			String notSent = this.events.notSentReason(this);
 			if (notSent != null) {
@@ -247,14 +248,19 @@ final class Lane {
 				this.inFlightBytes += chunk.bytes();
 				this.inFlightCommands += chunk.size();
 				this.events.sent(this, chunk);
+				return;
 			}
-			else {
-				// The connection closed between the check and the write, and refused the
-				// whole write: nothing went out.
-				breakLease(current);
-				chunk.settleNotSent(Messages.closedBeforeWrite(), this.ledger);
-				recycle(chunk);
+			// The connection closed between the check and the write, and refused the
+			// whole write: nothing went out. A connection that closed just before it was
+			// lent (its close not yet known to Lettuce) is replaced once, as one found
+			// closed by the check is; a second refusal leaves the chunk unsent.
+			breakLease(current);
+			if (!refusedOnce) {
+				refusedOnce = true;
+				continue;
 			}
+			chunk.settleNotSent(Messages.closedBeforeWrite(), this.ledger);
+			recycle(chunk);
 			return;
 		}
 	}
@@ -304,8 +310,10 @@ final class Lane {
 		}
 		try {
 			Lease borrowed = connection.lease();
-			this.lease = borrowed;
 			this.events.leased(this, borrowed);
+			// the lane holds it only once nothing can fail: a connection the catch below
+			// gives back is never given back again when the lane releases its lease
+			this.lease = borrowed;
 			return borrowed;
 		}
 		catch (RuntimeException | Error ex) {

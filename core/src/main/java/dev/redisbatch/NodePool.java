@@ -72,7 +72,7 @@ final class NodePool {
 	private final LongAdder exhausted;
 
 	/**
-	 * How long the {@code PING} that checks a portable connection on borrow may take.
+	 * The largest argument the server accepts, learned when a connection opened.
 	 */
 	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
 

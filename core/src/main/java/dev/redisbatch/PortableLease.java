@@ -10,9 +10,11 @@ import java.util.concurrent.TimeoutException;
  * chunk goes out as Lettuce commands dispatched together ({@link ReplySlots}), in one
  * write of the bytes recorded for it, and Lettuce decodes the replies into the commands'
  * outputs on the event loop. It keeps every promise of the fast path; it costs a hand-off
- * of every chunk's replies from the event loop to the batch's thread, and, when the pool
- * lends the connection, a {@code PING} that finds a server's close or restart since the
- * last batch.
+ * of every chunk's replies from the event loop to the batch's thread. Lettuce reads the
+ * connection between batches too, so a server's close or restart since the last batch is
+ * known when the pool lends it; a close not yet known (Netty tells Lettuce in a later
+ * task) refuses the chunk's write whole, and the lane sends the chunk on a new
+ * connection.
  */
 final class PortableLease extends Lease {
 

@@ -1,6 +1,7 @@
 package dev.redisbatch;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -94,9 +95,14 @@ final class ReplySlots {
 
 	/**
 	 * Whether every command failed before Lettuce encoded the first: nothing was written.
+	 * <p>
+	 * The count is read first. The event loop encodes the chunk before any reply can
+	 * complete a command, so once every command is complete, {@link #written} tells for
+	 * sure whether the bytes were encoded. Read the other way round, a chunk written and
+	 * answered between the two reads would pass for one that never left.
 	 */
 	boolean isRefusedUnwritten() {
-		return !this.written && this.left.getCount() == 0;
+		return this.left.getCount() == 0 && !this.written;
 	}
 
 	/**
@@ -184,10 +190,16 @@ final class ReplySlots {
 				return;
 			}
 			this.done = true;
-			if (!ReplySlots.this.abandoned) {
-				answered();
+			try {
+				if (!ReplySlots.this.abandoned) {
+					answered();
+				}
 			}
-			ReplySlots.this.left.countDown();
+			finally {
+				// a command whose completion failed still has its reply: the chunk must
+				// not wait out its deadline for it
+				ReplySlots.this.left.countDown();
+			}
 		}
 
 		@Override
@@ -196,8 +208,9 @@ final class ReplySlots {
 				return false;
 			}
 			this.done = true;
-			// a closed connection, a write that failed, or a reply the output could not
-			// take: the command has no reply the batch can read
+			// a closed connection or a write that failed: the command has no reply the
+			// batch can read (a reply its output cannot take is not a failure of the
+			// slot: see ReplyForwarding)
 			ReplySlots.this.failed = true;
 			ReplySlots.this.left.countDown();
 			return true;
@@ -252,7 +265,7 @@ final class ReplySlots {
 		private final CommandResponse<?> response;
 
 		ResponseSlot(CommandResponse<?> response) {
-			super(outputOf(response));
+			super(new ResponseOutput(response));
 			this.response = response;
 		}
 
@@ -311,17 +324,179 @@ final class ReplySlots {
 
 	}
 
-	private static CommandOutput<byte[], byte[], ?> outputOf(CommandResponse<?> response) {
-		CommandOutput<byte[], byte[], ?> output = response.getOutput();
-		return (output != null) ? output : new StatusOutput<>(ByteArrayCodec.INSTANCE);
+	/**
+	 * A part of a reply, handed to a command's output.
+	 */
+	@FunctionalInterface
+	private interface Part {
+
+		void into(CommandOutput<byte[], byte[], Object> output);
+
+	}
+
+	/**
+	 * Hands the parts of a reply, as Lettuce decodes them on the event loop, to the
+	 * output of the command they belong to. Nothing is handed on once the chunk was
+	 * abandoned: the batch's thread may be settling the commands. An output that cannot
+	 * take a part (a command sent by name with a {@link CommandReply} of another shape)
+	 * fails its command alone, as on the fast path: the rest of that reply is read past,
+	 * the command ends {@link Outcome#FAILED} once its reply is whole, and the commands
+	 * after it keep theirs. Lettuce never sees the output's exception, so it neither
+	 * completes the slot early nor mistakes it for a lost connection.
+	 */
+	private abstract class ReplyForwarding extends CommandOutput<byte[], byte[], Object> {
+
+		/**
+		 * Whether the current command's output could not take a part of its reply.
+		 */
+		private boolean unreadable;
+
+		ReplyForwarding() {
+			super(ByteArrayCodec.INSTANCE, null);
+		}
+
+		/**
+		 * The command whose reply is being decoded, or {@code null} when none is.
+		 */
+		abstract @Nullable CommandResponse<?> current();
+
+		/**
+		 * The current command's reply is whole: the next part is the next command's.
+		 */
+		final void nextCommand() {
+			this.unreadable = false;
+		}
+
+		final boolean isAbandoned() {
+			return ReplySlots.this.abandoned;
+		}
+
+		final void forward(Part part) {
+			CommandResponse<?> response = current();
+			if (response == null || this.unreadable || ReplySlots.this.abandoned) {
+				return;
+			}
+			CommandOutput<byte[], byte[], Object> output = response.getOutput();
+			if (output == null) {
+				return;
+			}
+			try {
+				part.into(output);
+			}
+			catch (RuntimeException ex) {
+				this.unreadable = true;
+				response.completeExceptionally(ex);
+			}
+		}
+
+		@Override
+		public void set(@Nullable ByteBuffer bytes) {
+			forward((output) -> output.set(bytes));
+		}
+
+		@Override
+		public void setSingle(@Nullable ByteBuffer bytes) {
+			forward((output) -> output.setSingle(bytes));
+		}
+
+		@Override
+		public void setBigNumber(@Nullable ByteBuffer bytes) {
+			forward((output) -> output.setBigNumber(bytes));
+		}
+
+		@Override
+		public void set(long integer) {
+			forward((output) -> output.set(integer));
+		}
+
+		@Override
+		public void set(double number) {
+			forward((output) -> output.set(number));
+		}
+
+		@Override
+		public void set(boolean value) {
+			forward((output) -> output.set(value));
+		}
+
+		@Override
+		public void setError(@Nullable ByteBuffer error) {
+			forward((output) -> output.setError(error));
+		}
+
+		@Override
+		public void setError(@Nullable String error) {
+			forward((output) -> output.setError(error));
+		}
+
+		@Override
+		public void multi(int count) {
+			forward((output) -> output.multi(count));
+		}
+
+		@Override
+		public void multiArray(int count) {
+			forward((output) -> output.multiArray(count));
+		}
+
+		@Override
+		public void multiMap(int count) {
+			forward((output) -> output.multiMap(count));
+		}
+
+		@Override
+		public void multiSet(int count) {
+			forward((output) -> output.multiSet(count));
+		}
+
+		@Override
+		public void multiPush(int count) {
+			forward((output) -> output.multiPush(count));
+		}
+
+		@Override
+		public void complete(int depth) {
+			forward((output) -> output.complete(depth));
+		}
+
+		@Override
+		public @Nullable Object get() {
+			return null;
+		}
+
+	}
+
+	/**
+	 * The reply of one command, sent on its own.
+	 */
+	private final class ResponseOutput extends ReplyForwarding {
+
+		private final CommandResponse<?> response;
+
+		ResponseOutput(CommandResponse<?> response) {
+			this.response = response;
+		}
+
+		@Override
+		@Nullable CommandResponse<?> current() {
+			return this.response;
+		}
+
+		@Override
+		public @Nullable String getError() {
+			CommandOutput<byte[], byte[], Object> output = this.response.getOutput();
+			return (output != null) ? output.getError() : null;
+		}
+
 	}
 
 	/**
 	 * Hands each element of {@code EXEC}'s array to the output of its command, in order,
 	 * and completes the command when its element is whole. Depth 0 is {@code EXEC}'s own
-	 * array, depth 1 an element of it, deeper a part of an element.
+	 * array, depth 1 an element of it, deeper a part of an element. {@code EXEC}'s own
+	 * error ({@code EXECABORT}) or null (discarded) is its own.
 	 */
-	private static final class ExecOutput extends CommandOutput<byte[], byte[], Object> {
+	private final class ExecOutput extends ReplyForwarding {
 
 		private final CommandResponse<?>[] responses;
 
@@ -333,14 +508,16 @@ final class ReplySlots {
 
 		private boolean discarded;
 
+		private @Nullable String execError;
+
 		ExecOutput(CommandResponse<?>[] responses, int size) {
-			super(ByteArrayCodec.INSTANCE, null);
 			this.responses = responses;
 			this.size = size;
 		}
 
-		private @Nullable CommandOutput<byte[], byte[], Object> current() {
-			return (this.next < this.size) ? this.responses[this.next].getOutput() : null;
+		@Override
+		@Nullable CommandResponse<?> current() {
+			return (this.started && this.next < this.size) ? this.responses[this.next] : null;
 		}
 
 		@Override
@@ -349,62 +526,16 @@ final class ReplySlots {
 				this.discarded = true;
 				return;
 			}
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.set(bytes);
-			}
-		}
-
-		@Override
-		public void setSingle(@Nullable ByteBuffer bytes) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.setSingle(bytes);
-			}
-		}
-
-		@Override
-		public void setBigNumber(@Nullable ByteBuffer bytes) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.setBigNumber(bytes);
-			}
-		}
-
-		@Override
-		public void set(long integer) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.set(integer);
-			}
-		}
-
-		@Override
-		public void set(double number) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.set(number);
-			}
-		}
-
-		@Override
-		public void set(boolean value) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.set(value);
-			}
+			super.set(bytes);
 		}
 
 		@Override
 		public void setError(@Nullable ByteBuffer error) {
 			if (!this.started) {
-				super.setError(error);
+				this.execError = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "";
 				return;
 			}
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.setError(error);
-			}
+			super.setError(error);
 		}
 
 		@Override
@@ -414,10 +545,7 @@ final class ReplySlots {
 				this.discarded = count == -1;
 				return;
 			}
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.multi(count);
-			}
+			super.multi(count);
 		}
 
 		@Override
@@ -426,34 +554,7 @@ final class ReplySlots {
 				multi(count);
 				return;
 			}
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (output != null) {
-				output.multiArray(count);
-			}
-		}
-
-		@Override
-		public void multiMap(int count) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (this.started && output != null) {
-				output.multiMap(count);
-			}
-		}
-
-		@Override
-		public void multiSet(int count) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (this.started && output != null) {
-				output.multiSet(count);
-			}
-		}
-
-		@Override
-		public void multiPush(int count) {
-			CommandOutput<byte[], byte[], Object> output = current();
-			if (this.started && output != null) {
-				output.multiPush(count);
-			}
+			super.multiArray(count);
 		}
 
 		@Override
@@ -461,16 +562,22 @@ final class ReplySlots {
 			if (depth < 1 || this.next >= this.size) {
 				return;
 			}
-			CommandResponse<?> response = this.responses[this.next];
-			CommandOutput<byte[], byte[], Object> output = response.getOutput();
-			if (output != null) {
-				output.complete(depth - 1);
+			if (depth > 1) {
+				super.complete(depth - 1);
+				return;
 			}
-			if (depth == 1) {
-				// the element is whole: its command has its reply
-				this.next++;
+			// the element is whole: its command has its reply
+			super.complete(0);
+			CommandResponse<?> response = this.responses[this.next++];
+			nextCommand();
+			if (!isAbandoned()) {
 				response.complete();
 			}
+		}
+
+		@Override
+		public @Nullable String getError() {
+			return this.execError;
 		}
 
 	}

@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.util.ReflectionUtils;
@@ -25,6 +26,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * the insides of other libraries, and no two packages (the root package
  * {@code dev.redisbatch} included) depend on each other.
  */
+@VersionIndependent
 class ArchitectureTests {
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()

@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import dev.redisbatch.docs.AsyncExamples;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -30,6 +32,8 @@ import static org.awaitility.Awaitility.await;
  * {@code execute}, on another thread, with the same results and exceptions.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class AsyncBatchTests {
 
 	private BatchConnectionPool pool;

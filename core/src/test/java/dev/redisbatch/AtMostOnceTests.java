@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -22,6 +24,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * nothing ran twice.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class AtMostOnceTests {
 
 	private TcpProxy proxy;

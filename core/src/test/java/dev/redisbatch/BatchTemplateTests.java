@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -34,6 +36,8 @@ import static org.awaitility.Awaitility.await;
  * accounting, chunking and the conveniences.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class BatchTemplateTests {
 
 	private BatchConnectionPool pool;

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * {@code RedisTemplate} calls in a 96 MB heap.
  */
 @ExtendWith(RedisServerExtension.class)
+@VersionIndependent
 class BoundedMemoryTests {
 
 	@Test

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.redisbatch.docs.BulkExamples;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -37,6 +39,8 @@ import static org.awaitility.Awaitility.await;
  * exception until every matching key is done.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class BulkOperationsTests {
 
 	private static final ScanOptions ORDERS = ScanOptions.scanOptions().match("order:*").count(100).build();

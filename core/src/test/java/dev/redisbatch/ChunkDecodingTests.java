@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.redisbatch.internals.ReplyDecoder;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ArrayOutput;
 import io.lettuce.core.output.BooleanOutput;
@@ -20,7 +21,6 @@ import io.lettuce.core.protocol.CommandType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * errors between successes, push frames between replies, and the replies that are not a
  * command's ({@code MULTI}, {@code QUEUED}, {@code EXEC}'s header, {@code ASKING}).
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@EveryLine
 class ChunkDecodingTests {
 
 	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n";

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -37,6 +39,8 @@ import static org.awaitility.Awaitility.await;
  * holds, on connections of their own, and long-lived connections.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class ChunkingTests {
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
  * from it removes every matching key.
  */
 @ExtendWith(RedisClusterExtension.class)
+@BothPaths
 class ClusterBulkTests {
 
 	private static final ScanOptions ORDERS = ScanOptions.scanOptions().match("order:*").count(200).build();

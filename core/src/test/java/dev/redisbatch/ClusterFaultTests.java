@@ -4,14 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * are unaffected, the counts add up, and once a replica has taken over the next batch
  * succeeds. The cluster is the test's own, since it loses a node.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
 class ClusterFaultTests {
 
 	private RedisCluster cluster;

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its lowest slot, and a scan resumed from its token misses no key.
  */
 @ExtendWith(RedisClusterExtension.class)
+@EveryLine
 class ClusterKeyScannerTests {
 
 	private BatchConnectionPool pool;

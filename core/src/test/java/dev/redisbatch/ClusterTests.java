@@ -11,6 +11,8 @@ import java.util.Set;
 import dev.redisbatch.docs.ClusterExamples;
 import dev.redisbatch.docs.CommandExamples;
 import dev.redisbatch.reactive.ReactiveBatchTemplate;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
@@ -37,6 +39,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * resharding without running anything twice, and the limits of one slot.
  */
 @ExtendWith(RedisClusterExtension.class)
+@BothPaths
+@EveryLine
 class ClusterTests {
 
 	private BatchConnectionPool pool;

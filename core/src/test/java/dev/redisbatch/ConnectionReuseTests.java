@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it, a batch that waits for it is handed it, one the server closed meanwhile is replaced
  * before anything is sent on it, and the pool's counts show it as idle.
  */
+@BothPaths
 class ConnectionReuseTests {
 
 	@AutoClose

@@ -16,8 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.RespConnection;
@@ -25,7 +27,6 @@ import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -35,7 +36,9 @@ import static org.awaitility.Awaitility.await;
  * Faults against real redis-server processes: every command is accounted for, nothing is
  * silently lost or run twice, nothing blocks forever, nothing leaks.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
+@EveryLine
 class FaultTests {
 
 	@AutoClose

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.redisbatch.docs.ScanExamples;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -36,6 +37,7 @@ import static org.awaitility.Awaitility.await;
  * where it stopped, and failed calls that leave the cursor where it was.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class KeyScannerTests {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();

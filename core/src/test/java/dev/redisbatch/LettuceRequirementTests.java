@@ -1,5 +1,6 @@
 package dev.redisbatch;
 
+import dev.redisbatch.testsupport.EveryLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * with one sentence that names the requirement and the fix; 6.6 (Spring Boot 3.5's), 6.8
  * (Spring Boot 4.0's) and 7.x (Spring Boot 4.1's) pass. No server: nothing is opened.
  */
+@EveryLine
 class LettuceRequirementTests {
 
 	@ParameterizedTest

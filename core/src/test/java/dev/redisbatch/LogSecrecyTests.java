@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import dev.redisbatch.testsupport.TestSecrets;
@@ -31,6 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the whole test run's output for the marker (see {@code LogScanner}).
  */
 @ExtendWith(OutputCaptureExtension.class)
+@BothPaths
+@EveryLine
 class LogSecrecyTests {
 
 	private static final Log logger = LogFactory.getLog(LogSecrecyTests.class);

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 import dev.redisbatch.internals.NioSockets;
+import dev.redisbatch.testsupport.NativeTransportJvm;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.RespConnection;
@@ -42,6 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * picks NIO.
  */
 @ExtendWith(RedisServerExtension.class)
+@NativeTransportJvm
 class NativeTransportTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);

@@ -10,9 +10,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.redisbatch.observation.BatchMetricsObservationHandler;
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.testsupport.VersionIndependent;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -34,6 +36,8 @@ import static org.awaitility.Awaitility.await;
  * server that is loading its data pauses a batch with retry instead of failing it.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@VersionIndependent
 class PoliteModeTests {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();

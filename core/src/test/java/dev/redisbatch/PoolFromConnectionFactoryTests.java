@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -45,6 +47,8 @@ import static org.awaitility.Awaitility.await;
  * without starting it, against real servers; and a clear refusal, before any I/O, of what
  * batches cannot run on.
  */
+@BothPaths
+@EveryLine
 class PoolFromConnectionFactoryTests {
 
 	private static final String BATCHER_PASSWORD = TestSecrets.PASSWORD + "-batcher";

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
@@ -18,7 +20,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -34,7 +35,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * verification mode and the trust material of its client options apply to batches,
  * against a server whose certificate is issued by a test authority to another host name.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
+@EveryLine
 class PoolFromConnectionFactoryTlsTests {
 
 	private static TestCertificates authority;

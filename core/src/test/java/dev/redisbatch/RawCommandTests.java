@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.redisbatch.docs.CommandExamples;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -27,6 +31,8 @@ import static org.assertj.core.api.Assertions.tuple;
  * server. The cluster cases are in {@link ClusterTests}.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class RawCommandTests {
 
 	private BatchConnectionPool pool;
@@ -137,6 +143,41 @@ class RawCommandTests {
 		assertThat(failure.getResults().failures().get(0).message()).contains("the command ran")
 			.doesNotContain("not a number");
 		assertThat(responses.get(1).get()).isEqualTo("not a number");
+	}
+
+	@ParameterizedTest(name = "fast path {0}, transactional {1}")
+	@CsvSource({ "true, false", "true, true", "false, false", "false, true" })
+	void onEitherPathAReplyOfAnotherShapeFailsItsCommandAloneAndTheConnectionStays(boolean fastPath,
+			boolean transactional, RedisProcess server) {
+		server.call("SET", "text", "not a number");
+		try (BatchConnectionPool own = BatchConnectionPool.builder(RedisURI.create(server.uri()))
+			.fastPath(fastPath)
+			.build()) {
+			StringBatchTemplate on = new StringBatchTemplate(own,
+					BatchOptions.builder().transactional(transactional).build());
+			List<Response<?>> responses = new ArrayList<>();
+
+			BatchException failure = catchThrowableOfType(BatchException.class, () -> on.execute((batch) -> {
+				responses.add(batch.incr("before"));
+				responses.add(batch.command("GET", CommandReply.integer(), "text"));
+				responses.add(batch.command("GET", CommandReply.string(), "text"));
+				responses.add(batch.incr("after"));
+			}));
+
+			BatchResults results = failure.getResults();
+			assertThat(results.count(Outcome.FAILED)).isEqualTo(1);
+			assertThat(results.count(Outcome.SUCCESS)).isEqualTo(3);
+			assertThat(responses.get(1).outcome()).isEqualTo(Outcome.FAILED);
+			assertThat(results.failures().get(0).message()).contains("the command ran").doesNotContain("not a number");
+			assertThat(responses.get(0).get()).isEqualTo(1L);
+			assertThat(responses.get(2).get()).isEqualTo("not a number");
+			assertThat(responses.get(3).get()).isEqualTo(1L);
+			// the connection was healthy: it went back to the pool, and serves the next
+			// batch
+			assertThat(on.getAll(List.of("before"))).containsExactly("1");
+			assertThat(own.getCreatedCount()).isEqualTo(1);
+			assertThat(own.getDestroyedCount()).isZero();
+		}
 	}
 
 	@Test

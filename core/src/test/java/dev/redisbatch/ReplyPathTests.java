@@ -14,9 +14,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.LeakDetection;
+import dev.redisbatch.testsupport.PortablePath;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -31,7 +34,6 @@ import io.lettuce.core.SslVerifyMode;
 import io.netty.channel.Channel;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,7 +47,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * them, a connection closed in the middle of a reply, a password rotated during a batch,
  * and TLS.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
+@EveryLine
 class ReplyPathTests {
 
 	private static final String PUSH = ">2\r\n$10\r\ninvalidate\r\n*1\r\n$4\r\nkey7\r\n";
@@ -215,6 +219,7 @@ class ReplyPathTests {
 
 	@Test
 	void aConnectionWhoseRepliesFilledTheReadAheadCapReadsAgainAfterACleanLease() throws Exception {
+		PortablePath.assumeFastPath("the read-ahead cap and the auto-read switch are the Wire's");
 		TlsServer tls = tlsServer();
 		// 64 replies of "$1048576\r\n", the value and "\r\n": 768 bytes more than the
 		// cap,
@@ -259,6 +264,7 @@ class ReplyPathTests {
 
 	@Test
 	void aReauthenticationHeldDuringALeaseGoesOutBeforeTheNextLeaseStarts() throws Exception {
+		PortablePath.assumeFastPath("the Wire holds a reauthentication during a lease");
 		RedisProcess server = serverWithTwoUsers();
 		StreamingCredentials credentials = new StreamingCredentials("first", "one");
 		BatchConnectionPool pool = track(BatchConnectionPool

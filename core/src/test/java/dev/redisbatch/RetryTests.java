@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
@@ -23,6 +25,8 @@ import static org.awaitility.Awaitility.await;
  * The opt-in retry: commands that were not sent are sent again, unknown ones only when
  * marked idempotent, failed ones never; every command still ends in exactly one outcome.
  */
+@BothPaths
+@EveryLine
 class RetryTests {
 
 	private RedisProcess server;

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisSentinels;
 import io.lettuce.core.RedisURI;
@@ -18,6 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Batches through Redis Sentinel go to the current master, and after a failover the next
  * batches reach the new one.
  */
+@BothPaths
+@EveryLine
 class SentinelTests {
 
 	private RedisSentinels sentinels;

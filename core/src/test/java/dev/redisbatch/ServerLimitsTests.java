@@ -3,6 +3,8 @@ package dev.redisbatch;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
@@ -16,6 +18,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * Oversized values and tight server buffers give errors that name the limit, and smaller
  * or byte-aware chunks keep a batch under them.
  */
+@BothPaths
+@EveryLine
 class ServerLimitsTests {
 
 	private RedisProcess server;

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RespConnection;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -36,6 +38,8 @@ import static org.awaitility.Awaitility.await;
  * With retry on, a lost connection does not end the batch; a server that refuses commands
  * for now gets a pause. An empty batch is an empty success.
  */
+@BothPaths
+@EveryLine
 class StopContractTests {
 
 	private RedisProcess server;

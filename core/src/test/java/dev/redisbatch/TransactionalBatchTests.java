@@ -3,6 +3,8 @@ package dev.redisbatch;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -18,6 +20,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * Transactional mode: every chunk is wrapped in MULTI/EXEC.
  */
+@BothPaths
+@EveryLine
 class TransactionalBatchTests {
 
 	private RedisProcess server;

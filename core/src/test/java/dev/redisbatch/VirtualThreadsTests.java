@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code jdk.VirtualThreadPinned} event. Skipped where no JDK 21+ is found.
  */
 @ExtendWith(RedisServerExtension.class)
+@VersionIndependent
 class VirtualThreadsTests {
 
 	private static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");

@@ -8,6 +8,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TcpProxy;
 import io.lettuce.core.RedisURI;
@@ -30,6 +32,8 @@ import static org.awaitility.Awaitility.await;
  * reply can come back, so the batch writes until its window is full, however fast or slow
  * the machine is.
  */
+@BothPaths
+@EveryLine
 class WindowTests {
 
 	// SET key:<7 digits> <20 bytes>: every request has the same length

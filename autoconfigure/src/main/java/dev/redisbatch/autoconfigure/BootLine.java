@@ -23,6 +23,11 @@ final class BootLine {
 	 */
 	static final int GENERATION = 4;
 
+	/**
+	 * The oldest Spring Boot of the line that this module supports.
+	 */
+	static final String OLDEST = "4.0";
+
 	private BootLine() {
 	}
 

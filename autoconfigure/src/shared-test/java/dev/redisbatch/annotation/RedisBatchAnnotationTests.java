@@ -13,6 +13,7 @@ import dev.redisbatch.Response;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.autoconfigure.RedisBatchAutoConfiguration;
 import dev.redisbatch.autoconfigure.RedisBatchObservationAutoConfiguration;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * redis-server.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class RedisBatchAnnotationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -10,6 +10,7 @@ import dev.redisbatch.BatchException;
 import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.autoconfigure.RedisBatchAutoConfiguration;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * split and refusing the others before anything is sent.
  */
 @ExtendWith(RedisClusterExtension.class)
+@EveryLine
 class RedisBatchClusterTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.redisbatch.autobatch.AutoBatching;
 import dev.redisbatch.autobatch.AutoBatchingMetrics;
 import dev.redisbatch.autobatch.WriteListener;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.resource.ClientResources;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refusal, the kill switch and the meter, against a real redis-server.
  */
 @ExtendWith({ RedisServerExtension.class, OutputCaptureExtension.class })
+@EveryLine
 class AutoBatchingAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

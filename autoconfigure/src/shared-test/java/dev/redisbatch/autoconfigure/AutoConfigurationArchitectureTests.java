@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,6 +19,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * nothing in the library knows it, and auto-configurations are public, final and expose
  * nothing else. The library's own rules are in the core module's architecture tests.
  */
+@VersionIndependent
 class AutoConfigurationArchitectureTests {
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.TestSecrets;
 import org.junit.jupiter.api.AfterAll;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * port, URL, password, ACL user, database, client name, and connection details beans such
  * as those {@code @ServiceConnection} and Docker Compose provide.
  */
+@EveryLine
 class ConnectionDetailsTests {
 
 	private static final String BATCHER_PASSWORD = TestSecrets.PASSWORD + "-batcher";

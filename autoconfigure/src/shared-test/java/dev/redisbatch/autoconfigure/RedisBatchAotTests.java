@@ -10,6 +10,7 @@ import java.util.List;
 
 import dev.redisbatch.annotation.RedisBatch;
 import dev.redisbatch.annotation.RedisBatchAnnotationBeanPostProcessor;
+import dev.redisbatch.testsupport.EveryLine;
 import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 // onMethod(..).invoke(): the predicate Spring Framework 6.2 has too
 @SuppressWarnings("deprecation")
+@EveryLine
 class RedisBatchAotTests {
 
 	private static final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

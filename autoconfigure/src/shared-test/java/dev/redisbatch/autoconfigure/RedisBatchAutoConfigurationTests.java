@@ -8,6 +8,7 @@ import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.reactive.ReactiveBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisClient;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Tests for {@link RedisBatchAutoConfiguration}.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class RedisBatchAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

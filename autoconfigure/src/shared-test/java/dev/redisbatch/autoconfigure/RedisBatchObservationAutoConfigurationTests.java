@@ -11,6 +11,7 @@ import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchPoolExhaustedException;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.observation.BatchObservationContext;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * real redis-server.
  */
 @ExtendWith({ RedisServerExtension.class, OutputCaptureExtension.class })
+@EveryLine
 class RedisBatchObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -9,6 +9,7 @@ import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchResults;
 import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in containers. Skipped, with the reason "No Docker environment is available", where
  * Docker is absent.
  */
+@EveryLine
 class ServiceConnectionContainerTests {
 
 	@Nested

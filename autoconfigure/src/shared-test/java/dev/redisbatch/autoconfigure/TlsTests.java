@@ -5,8 +5,9 @@ import java.util.Map;
 import dev.redisbatch.BatchException;
 import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.FreePorts;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerBinary;
 import dev.redisbatch.testsupport.TestCertificates.ServerCertificate;
@@ -14,7 +15,6 @@ import dev.redisbatch.testsupport.TestCertificates;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * bundles with hostname verification on, and a certificate that is not trusted or names
  * another host fails closed.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@BothPaths
 class TlsTests {
 
 	private static TestCertificates authority;

@@ -8,6 +8,7 @@ import dev.redisbatch.autoconfigure.Boot;
 import dev.redisbatch.BatchException;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.autoconfigure.RedisBatchAutoConfiguration;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * and {@code @Async}.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class RedisBatchOrderingTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * imports (or its package line) is the whole file from there to its end, so that it
  * compiles as printed.
  */
+@VersionIndependent
 class DocumentationSnippetsTests {
 
 	private static final Pattern BLOCK = Pattern.compile("(?:<!-- snippet: (\\S+) -->\\s*\\n)?```java\\n(.*?)```",

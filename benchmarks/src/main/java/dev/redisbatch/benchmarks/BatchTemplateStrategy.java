@@ -22,7 +22,7 @@ final class BatchTemplateStrategy implements Strategy {
 	 * The system property that, set to {@code false} before a batch connection's first
 	 * batch, leaves its reads and writes to the event loop.
 	 */
-	static final String CALLER_IO = "redis.batch.caller-io";
+	static final String CALLER_IO = "dev.redisbatch.caller-io";
 
 	private final StringBatchTemplate template;
 

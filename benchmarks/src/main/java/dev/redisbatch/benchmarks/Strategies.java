@@ -37,7 +37,7 @@ final class Strategies {
 					"the auto-configured stringBatchTemplate with no redis.batch property: setAll / getAll",
 					BatchTemplateStrategy::autoConfigured),
 			new Descriptor(BATCH_TEMPLATE_EVENT_LOOP, "BatchTemplate, event loop's I/O",
-					"the same with -Dredis.batch.caller-io=false: the event loop writes the chunks and reads the "
+					"the same with -Ddev.redisbatch.caller-io=false: the event loop writes the chunks and reads the "
 							+ "replies (as under TLS), the batch's thread decodes them",
 					BatchTemplateStrategy::eventLoop),
 			new Descriptor(BATCH_TEMPLATE_PORTABLE, "BatchTemplate, portable path",

@@ -1,5 +1,6 @@
 package dev.redisbatch.annotation;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -62,30 +63,57 @@ public class RedisBatchAnnotationBeanPostProcessor extends AbstractBeanFactoryAw
 	}
 
 	/**
-	 * What recording relies on in Lettuce and Spring Data Redis and is not there: a seam
-	 * for tests that break an assumption on purpose.
+	 * What recording relies on in Lettuce and is not there: a seam for tests that break
+	 * an assumption on purpose.
 	 */
-	private Supplier<List<String>> recordingChecks = Compatibility::recordingMismatches;
+	private Supplier<List<String>> lettuceChecks = Compatibility::recordingMismatches;
+
+	/**
+	 * What recording relies on in Spring Data Redis and is not there: a seam for tests.
+	 */
+	private Supplier<List<String>> springDataRedisChecks = Compatibility::springDataRedisRecordingMismatches;
 
 	@Override
 	protected boolean isEligible(Class<?> targetClass) {
 		boolean eligible = super.isEligible(targetClass);
 		if (eligible) {
-			List<String> mismatches = this.recordingChecks.get();
-			if (!mismatches.isEmpty()) {
-				throw new IllegalStateException(Compatibility.describe(
-						"@RedisBatch on " + targetClass.getName()
-								+ ", which records RedisTemplate commands on connections of its own,",
-						mismatches, "it has no portable equivalent; use a Lettuce of the tested range, or "
-								+ "run the commands through a BatchTemplate"));
+			List<String> lettuce = this.lettuceChecks.get();
+			List<String> springDataRedis = this.springDataRedisChecks.get();
+			if (!lettuce.isEmpty() || !springDataRedis.isEmpty()) {
+				throw new IllegalStateException(recordingMismatch(targetClass, lettuce, springDataRedis));
 			}
 			this.interceptor.validate(targetClass);
 		}
 		return eligible;
 	}
 
-	void recordingChecks(Supplier<List<String>> checks) {
-		this.recordingChecks = checks;
+	/**
+	 * The sentence that says which library recording does not match, and what to do.
+	 */
+	private static String recordingMismatch(Class<?> targetClass, List<String> lettuce, List<String> springDataRedis) {
+		String what = "@RedisBatch on " + targetClass.getName()
+				+ ", which records RedisTemplate commands on connections of its own,";
+		String off = "set redis.batch.annotations.enabled=false (without Spring Boot, leave out @EnableRedisBatch) "
+				+ "and run the commands through a BatchTemplate";
+		if (lettuce.isEmpty()) {
+			return Compatibility.describe(what, Compatibility.TESTED_SPRING_DATA_REDIS,
+					Compatibility.foundSpringDataRedis(), springDataRedis,
+					"it has no portable equivalent; use a Spring Data Redis of the tested range, or " + off);
+		}
+		if (springDataRedis.isEmpty()) {
+			return Compatibility.describe(what, lettuce,
+					"it has no portable equivalent; use a Lettuce of the tested range, or " + off);
+		}
+		List<String> both = new ArrayList<>(lettuce);
+		both.addAll(springDataRedis);
+		return Compatibility.describe(what, Compatibility.TESTED + " and " + Compatibility.TESTED_SPRING_DATA_REDIS,
+				Compatibility.found() + " and " + Compatibility.foundSpringDataRedis(), both,
+				"it has no portable equivalent; use a Lettuce and a Spring Data Redis of the tested ranges, or " + off);
+	}
+
+	void recordingChecks(Supplier<List<String>> lettuce, Supplier<List<String>> springDataRedis) {
+		this.lettuceChecks = lettuce;
+		this.springDataRedisChecks = springDataRedis;
 	}
 
 }

@@ -14,6 +14,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.Version;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
 /**
  * What redis-batch relies on inside Lettuce and Netty, checked once against the versions
  * on the classpath, and the one sentence that says what did not match. The checks look
@@ -25,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * Lettuce's own pipelining.</li>
  * <li>{@link #callerIoMismatches()}: the batch's thread reading and writing a plaintext
  * connection's socket itself. When one fails, the event loop does.</li>
- * <li>{@link #recordingMismatches()}: {@code @RedisBatch}'s connections that record
- * commands. It has no portable equivalent.</li>
+ * <li>{@link #recordingMismatches()} and {@link #springDataRedisRecordingMismatches()}:
+ * {@code @RedisBatch}'s connections that record commands, in Lettuce and in Spring Data
+ * Redis. It has no portable equivalent.</li>
  * <li>{@link #autoBatchingMismatches()}: auto-batching's coalescer in place of Lettuce's
  * encoder. When one fails, the application's connections stay as they are.</li>
  * </ul>
@@ -37,6 +40,12 @@ public final class Compatibility {
 	 * The versions the checks were made for, as the build tests them.
 	 */
 	public static final String TESTED = "Lettuce 6.6 to 7.7 with Netty 4.1 and 4.2";
+
+	/**
+	 * The versions of Spring Data Redis the checks were made for, as the build tests
+	 * them.
+	 */
+	public static final String TESTED_SPRING_DATA_REDIS = "Spring Data Redis 3.5 to 4.1";
 
 	private static final String LETTUCE = "io.lettuce.core.";
 
@@ -121,6 +130,17 @@ public final class Compatibility {
 		requireConstructor(mismatches, LETTUCE + "StatefulRedisConnectionImpl", LETTUCE + "RedisChannelWriter",
 				LETTUCE + "protocol.PushHandler", LETTUCE + "codec.RedisCodec", Duration.class.getName());
 		requireClass(mismatches, LETTUCE + "RedisChannelWriter");
+		return mismatches;
+	}
+
+	/**
+	 * What {@code @RedisBatch}'s recording connections rely on in Spring Data Redis (its
+	 * pipelining {@code LettuceConnection} on a connection of redis-batch's) and the
+	 * classpath does not have.
+	 * @return what did not match, empty when everything did
+	 */
+	public static List<String> springDataRedisRecordingMismatches() {
+		List<String> mismatches = new ArrayList<>();
 		requireConstructor(mismatches, "org.springframework.data.redis.connection.lettuce.LettuceConnection",
 				"io.lettuce.core.api.StatefulRedisConnection",
 				"org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider", "long", "int");
@@ -152,8 +172,40 @@ public final class Compatibility {
 	 * @return the sentence
 	 */
 	public static String describe(String what, List<String> mismatches, String instead) {
-		return what + " is checked against " + TESTED + ", and this application has Lettuce " + lettuceVersion()
-				+ " and Netty " + nettyVersion() + ", where " + String.join("; ", mismatches) + ": " + instead;
+		return describe(what, TESTED, found(), mismatches, instead);
+	}
+
+	/**
+	 * The sentence that says what a part of redis-batch needs and did not find, in
+	 * libraries that it names.
+	 * @param what what relies on the checks
+	 * @param tested the versions the checks were made for, for example
+	 * {@link #TESTED_SPRING_DATA_REDIS}
+	 * @param found the versions found, for example {@link #foundSpringDataRedis()}
+	 * @param mismatches what did not match
+	 * @param instead what happens instead, and what to do
+	 * @return the sentence
+	 */
+	public static String describe(String what, String tested, String found, List<String> mismatches, String instead) {
+		return what + " is checked against " + tested + ", and this application has " + found + ", where "
+				+ String.join("; ", mismatches) + ": " + instead;
+	}
+
+	/**
+	 * The Lettuce and Netty on the classpath, for {@link #describe}.
+	 * @return for example "Lettuce 7.5.2.RELEASE and Netty 4.2.19.Final"
+	 */
+	public static String found() {
+		return "Lettuce " + lettuceVersion() + " and Netty " + nettyVersion();
+	}
+
+	/**
+	 * The Spring Data Redis on the classpath, for {@link #describe}.
+	 * @return for example "Spring Data Redis 4.1.2"
+	 */
+	public static String foundSpringDataRedis() {
+		String version = RedisConnectionFactory.class.getPackage().getImplementationVersion();
+		return "Spring Data Redis " + ((version != null) ? version : "unknown");
 	}
 
 	private static @Nullable Class<?> load(String name) {

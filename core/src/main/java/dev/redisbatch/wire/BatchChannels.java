@@ -1,6 +1,9 @@
 package dev.redisbatch.wire;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.redisbatch.internals.LettucePipeline;
@@ -24,6 +27,12 @@ public final class BatchChannels implements NettyCustomizer {
 	private final HandshakeRefusals refusals = new HandshakeRefusals();
 
 	private final @Nullable NettyCustomizer first;
+
+	/**
+	 * The keys of every channel the handler was put on, open or since closed, for as long
+	 * as their connections are referenced.
+	 */
+	private final Set<Object> installed = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
 	/**
 	 * @param first the application's customizer, run before this one, or {@code null}
@@ -50,6 +59,7 @@ public final class BatchChannels implements NettyCustomizer {
 			// not Lettuce's layout as known: the connection takes the portable path
 			return;
 		}
+		this.installed.add(key);
 		Wired wired = new Wired(channel, wire);
 		this.channels.put(key, wired);
 		channel.closeFuture().addListener((closed) -> this.channels.remove(key, wired));
@@ -64,6 +74,19 @@ public final class BatchChannels implements NettyCustomizer {
 	public @Nullable WireLease leaseOf(StatefulConnection<?, ?> connection) {
 		Wired wired = wiredOf(connection);
 		return (wired != null) ? wired.wire().lease() : null;
+	}
+
+	/**
+	 * Whether a connection without a lease has none because Lettuce did not lay out its
+	 * channel, or its channel writer, as known: not because its channel closed before the
+	 * lease was asked for (it then takes the portable path only until the pool finds it
+	 * closed).
+	 * @param connection a connection of the client these resources serve
+	 * @return whether the layout did not match
+	 */
+	public boolean layoutMismatched(StatefulConnection<?, ?> connection) {
+		Object key = LettucePipeline.keyOf(connection);
+		return key == null || !this.installed.contains(key);
 	}
 
 	/**

@@ -39,7 +39,7 @@ public final class WireLease {
 	 * two paths, not for production. By default the batch's thread reads and writes the
 	 * sockets of plaintext connections.
 	 */
-	public static final String CALLER_IO = "redis.batch.caller-io";
+	public static final String CALLER_IO = "dev.redisbatch.caller-io";
 
 	private final Wire wire;
 
@@ -354,6 +354,13 @@ public final class WireLease {
 	 */
 	public boolean checkOpen() {
 		if (this.state.isLettuces() && !this.state.awaitLettuce()) {
+			fail();
+			return false;
+		}
+		ChannelHandlerContext ctx = this.wire.context();
+		if (ctx != null && !ctx.channel().isOpen() && !this.state.isClosed()) {
+			// Netty closed the channel and tells its handlers in a later task: until then
+			// only the channel knows
 			fail();
 			return false;
 		}

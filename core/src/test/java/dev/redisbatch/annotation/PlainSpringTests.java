@@ -14,6 +14,8 @@ import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.docs.OrderImporter;
 import dev.redisbatch.docs.RedisConfig;
 import dev.redisbatch.internals.Compatibility;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,8 @@ import static org.assertj.core.api.Assertions.fail;
  * {@link AnnotationConfigApplicationContext}, and a real redis-server.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class PlainSpringTests {
 
 	@Test
@@ -155,13 +159,34 @@ class PlainSpringTests {
 
 		assertThat(failure).rootCause()
 			.isInstanceOf(IllegalStateException.class)
-			.hasMessage(Compatibility.describe(
-					"@RedisBatch on " + OrderImporter.class.getName()
-							+ ", which records RedisTemplate commands on connections of its own,",
-					List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"),
-					"it has no portable equivalent; use a Lettuce of the tested range, or run the commands "
-							+ "through a BatchTemplate"))
-			.hasMessageContaining("this application has Lettuce " + Compatibility.lettuceVersion());
+			.hasMessage("@RedisBatch on " + OrderImporter.class.getName()
+					+ ", which records RedisTemplate commands on connections of its own, is checked against "
+					+ Compatibility.TESTED + ", and this application has Lettuce " + Compatibility.lettuceVersion()
+					+ " and Netty " + Compatibility.nettyVersion()
+					+ ", where the constructor StatefulRedisConnectionImpl(4 arguments) is missing: it has no "
+					+ "portable equivalent; use a Lettuce of the tested range, or set "
+					+ "redis.batch.annotations.enabled=false (without Spring Boot, leave out @EnableRedisBatch) and "
+					+ "run the commands through a BatchTemplate");
+		assertThat(server.call("DBSIZE")).isEqualTo(0L);
+	}
+
+	@Test
+	void whenSpringDataRedisChangedTheSentenceNamesSpringDataRedisAndHowToTurnTheAnnotationsOff(RedisProcess server) {
+		Throwable failure = catchThrowable(() -> run(server, (context) -> fail("started"), RedisBeans.class,
+				SpringDataRedisRecordingBroken.class, OrderImporter.class));
+
+		assertThat(failure).rootCause()
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessage("@RedisBatch on " + OrderImporter.class.getName()
+					+ ", which records RedisTemplate commands on connections of its own, is checked against "
+					+ "Spring Data Redis 3.5 to 4.1, and this application has Spring Data Redis "
+					+ StringRedisTemplate.class.getPackage().getImplementationVersion()
+					+ ", where the constructor LettuceConnection(4 arguments) is missing: it has no portable "
+					+ "equivalent; use a Spring Data Redis of the tested range, or set "
+					+ "redis.batch.annotations.enabled=false (without Spring Boot, leave out @EnableRedisBatch) and "
+					+ "run the commands through a BatchTemplate")
+			.message()
+			.doesNotContain(Compatibility.TESTED);
 		assertThat(server.call("DBSIZE")).isEqualTo(0L);
 	}
 
@@ -210,8 +235,24 @@ class PlainSpringTests {
 			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
 				throw new IllegalStateException("not used");
 			}, List::of);
-			postProcessor
-				.recordingChecks(() -> List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"));
+			postProcessor.recordingChecks(
+					() -> List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"), List::of);
+			return postProcessor;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SpringDataRedisRecordingBroken {
+
+		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static RedisBatchAnnotationBeanPostProcessor brokenPostProcessor() {
+			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
+				throw new IllegalStateException("not used");
+			}, List::of);
+			postProcessor.recordingChecks(List::of,
+					() -> List.of("the constructor LettuceConnection(4 arguments) is missing"));
 			return postProcessor;
 		}
 

@@ -3,6 +3,7 @@ package dev.redisbatch.annotation;
 import java.lang.reflect.Proxy;
 import java.util.List;
 
+import dev.redisbatch.testsupport.EveryLine;
 import org.apache.commons.pool2.impl.DefaultEvictionPolicy;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 // onMethod(..).invoke(): the predicate Spring Framework 6.2 has too
 @SuppressWarnings("deprecation")
+@EveryLine
 class RedisBatchAotProcessingTests {
 
 	private static RuntimeHints hints;

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.redisbatch.internals.CommandEncoding;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -35,7 +36,6 @@ import io.netty.channel.ChannelPromise;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Lettuce ends it without auto-batching (failed, or sent again after the reconnect under
  * Lettuce's own rules), and none passes auto-batching twice on a connection.
  */
-@ExtendWith(NettyLeakDetection.class)
+@LeakDetection
+@EveryLine
 class AutoBatchingFaultTests {
 
 	private static final int CALLERS = 8;

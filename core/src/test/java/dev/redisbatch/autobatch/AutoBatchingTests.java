@@ -16,6 +16,7 @@ import dev.redisbatch.docs.AutoBatchingConfig;
 import dev.redisbatch.internals.CommandEncoding;
 import dev.redisbatch.internals.Compatibility;
 import dev.redisbatch.testsupport.CapturedOutput;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.OutputCaptureExtension;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -67,6 +68,7 @@ import static org.awaitility.Awaitility.await;
  * that without it nothing changes.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class AutoBatchingTests {
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
@@ -63,6 +64,7 @@ import static org.awaitility.Awaitility.await;
  * instead of failing.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class LettuceContractTests {
 
 	private static final String HANDLER = "contract-handler";
@@ -119,6 +121,8 @@ class LettuceContractTests {
 		assertThat(Compatibility.fastPathMismatches()).isEmpty();
 		assertThat(Compatibility.callerIoMismatches()).isEmpty();
 		assertThat(Compatibility.recordingMismatches()).isEmpty();
+		assertThat(Compatibility.springDataRedisRecordingMismatches()).isEmpty();
+		assertThat(Compatibility.foundSpringDataRedis()).matches("Spring Data Redis \\d+\\.\\d+\\.\\d+.*");
 		assertThat(Compatibility.autoBatchingMismatches()).isEmpty();
 		assertThat(SpringDataRedisInternals.canReadConfiguration()).isTrue();
 		assertThat(Compatibility.lettuceVersion()).as("as Lettuce's jar names it").matches("\\d+\\.\\d+\\.\\d+.*");

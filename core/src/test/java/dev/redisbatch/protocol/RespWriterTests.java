@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.redisbatch.testsupport.EveryLine;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.Command;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * {@link RespWriter}: commands byte for byte as Redis reads them, with no server.
  */
+@EveryLine
 class RespWriterTests {
 
 	@Test

@@ -15,6 +15,8 @@ import dev.redisbatch.Outcome;
 import dev.redisbatch.Response;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.docs.ReactiveExamples;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -35,6 +37,8 @@ import static org.awaitility.Awaitility.await;
  * elements in {@code BoundedMemoryTests}.
  */
 @ExtendWith(RedisServerExtension.class)
+@BothPaths
+@EveryLine
 class ReactiveBatchTemplateTests {
 
 	private BatchConnectionPool pool;

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchResults;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.BlockHoundJvm;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -37,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * the agent never touches the other tests.
  */
 @ExtendWith(RedisServerExtension.class)
+@BlockHoundJvm
 class ReactiveBlockHoundTests {
 
 	private final Queue<Throwable> dropped = new ConcurrentLinkedQueue<>();

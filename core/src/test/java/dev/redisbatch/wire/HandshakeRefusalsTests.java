@@ -3,6 +3,7 @@ package dev.redisbatch.wire;
 import java.nio.charset.StandardCharsets;
 
 import dev.redisbatch.internals.LettuceErrors;
+import dev.redisbatch.testsupport.EveryLine;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.netty.buffer.ByteBuf;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The first line of each error reply to a handshake is kept, until a reply is not an
  * error, and names the failure when Lettuce reports the connection as closed instead.
  */
+@EveryLine
 class HandshakeRefusalsTests {
 
 	private final HandshakeRefusals refusals = new HandshakeRefusals();

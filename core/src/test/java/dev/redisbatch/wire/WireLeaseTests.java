@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.internals.ReplyDecoder;
-import dev.redisbatch.testsupport.NettyLeakDetection;
+import dev.redisbatch.testsupport.EveryLine;
+import dev.redisbatch.testsupport.LeakDetection;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TestSecrets;
@@ -35,7 +36,9 @@ import static org.awaitility.Awaitility.await;
  * lease and Lettuce between leases, Lettuce's own commands never meet a chunk's, and a
  * connection that can no longer be trusted is closed.
  */
-@ExtendWith({ RedisServerExtension.class, NettyLeakDetection.class })
+@ExtendWith(RedisServerExtension.class)
+@LeakDetection
+@EveryLine
 class WireLeaseTests {
 
 	private static final long TEN_SECONDS = Duration.ofSeconds(10).toNanos();

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * everything again), and every key is read, on a standalone server and on a Redis Cluster
  * of 3 masters.
  */
+@EveryLine
 class RedisBatchItemReaderRestartTests {
 
 	private static final int KEYS = 10_000;

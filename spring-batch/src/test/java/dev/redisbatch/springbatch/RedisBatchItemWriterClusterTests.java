@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * commands go to the masters of their slots, and every key lands with its TTL.
  */
 @ExtendWith(RedisClusterExtension.class)
+@EveryLine
 class RedisBatchItemWriterClusterTests {
 
 	@Test

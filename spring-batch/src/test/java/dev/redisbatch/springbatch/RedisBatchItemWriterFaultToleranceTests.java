@@ -10,6 +10,7 @@ import java.util.stream.IntStream;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import dev.redisbatch.testsupport.TcpProxy;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the server.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class RedisBatchItemWriterFaultToleranceTests {
 
 	private final List<AutoCloseable> resources = new ArrayList<>();

@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * file, so that what it acknowledged survives), it completes: no item lost, and no
  * command that is not idempotent applied twice, counted on the server.
  */
+@EveryLine
 class RedisBatchItemWriterRestartTests {
 
 	private static final int ITEMS = 5_000;

@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * misuses it refuses before any I/O.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class RedisBatchItemWriterTests {
 
 	private static final RedisItemMapper<String, String, Integer> COUNTING = (batch, id) -> batch.incr("visits:" + id);

@@ -3,6 +3,7 @@ package dev.redisbatch.springbatch;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -12,6 +13,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * Spring Boot (there is no auto-configuration on purpose), and needs only Spring Batch's
  * infrastructure (item readers and writers), never its core (jobs, steps, repositories).
  */
+@VersionIndependent
 class SpringBatchArchitectureTests {
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()

@@ -1,5 +1,6 @@
 package dev.redisbatch.springbatch;
 
+import dev.redisbatch.testsupport.EveryLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * startup), with one sentence that names the requirement and the fix. No server: nothing
  * is opened.
  */
+@EveryLine
 class SpringBatchRequirementTests {
 
 	@ParameterizedTest

@@ -13,6 +13,7 @@ import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.annotation.RedisBatch;
 import dev.redisbatch.autobatch.AutoBatching;
 import dev.redisbatch.reactive.ReactiveBatchTemplate;
+import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.FreePorts;
 import dev.redisbatch.testsupport.RedisCluster;
 import dev.redisbatch.testsupport.RedisClusterExtension;
@@ -45,6 +46,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * cluster and TLS. The starter for Spring Boot 3.5 runs these same tests.
  */
 @ExtendWith(RedisServerExtension.class)
+@EveryLine
 class StarterApplicationTests {
 
 	@Test

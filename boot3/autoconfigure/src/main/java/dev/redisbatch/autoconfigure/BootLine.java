@@ -24,6 +24,11 @@ final class BootLine {
 	 */
 	static final int GENERATION = 3;
 
+	/**
+	 * The oldest Spring Boot of the line that this module supports.
+	 */
+	static final String OLDEST = "3.5";
+
 	private BootLine() {
 	}
 
