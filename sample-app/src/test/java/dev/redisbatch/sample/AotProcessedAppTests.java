@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.redisbatch.sample.SampleClient.Reply;
 import dev.redisbatch.testsupport.FreePorts;
+import dev.redisbatch.testsupport.PackagedApp;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * execution of {@code sample-app/pom.xml}, after {@code process-aot} and the jar.
  */
 @ExtendWith(RedisServerExtension.class)
+@PackagedApp
 class AotProcessedAppTests {
 
 	@Test
