@@ -90,6 +90,8 @@ public final class BatchOptions {
 
 	private final @Nullable Long maxBytesPerSecond;
 
+	private final @Nullable Boolean exactlyOnce;
+
 	private BatchOptions(Builder builder) {
 		this.chunkSize = builder.chunkSize;
 		this.timeout = builder.timeout;
@@ -102,6 +104,7 @@ public final class BatchOptions {
 		this.retryBackoff = builder.retryBackoff;
 		this.maxCommandsPerSecond = builder.maxCommandsPerSecond;
 		this.maxBytesPerSecond = builder.maxBytesPerSecond;
+		this.exactlyOnce = builder.exactlyOnce;
 	}
 
 	/**
@@ -138,6 +141,7 @@ public final class BatchOptions {
 		builder.retryBackoff = this.retryBackoff;
 		builder.maxCommandsPerSecond = this.maxCommandsPerSecond;
 		builder.maxBytesPerSecond = this.maxBytesPerSecond;
+		builder.exactlyOnce = this.exactlyOnce;
 		return builder;
 	}
 
@@ -239,6 +243,15 @@ public final class BatchOptions {
 	}
 
 	/**
+	 * Whether each chunk runs exactly once, or {@code null} for the default (the
+	 * template's, which is at-most-once unless it was built otherwise).
+	 * @return whether the batch is exactly-once
+	 */
+	public @Nullable Boolean exactlyOnce() {
+		return this.exactlyOnce;
+	}
+
+	/**
 	 * Fill the values these options leave unset from the given fully-set options.
 	 * @param defaults options with every value set
 	 * @return options with every value set
@@ -256,6 +269,7 @@ public final class BatchOptions {
 		merged.retryBackoff = (this.retryAttempts != null) ? this.retryBackoff : defaults.retryBackoff;
 		merged.maxCommandsPerSecond = pick(this.maxCommandsPerSecond, defaults.maxCommandsPerSecond);
 		merged.maxBytesPerSecond = pick(this.maxBytesPerSecond, defaults.maxBytesPerSecond);
+		merged.exactlyOnce = pick(this.exactlyOnce, defaults.exactlyOnce);
 		return new BatchOptions(merged);
 	}
 
@@ -287,13 +301,18 @@ public final class BatchOptions {
 	 * setter when it was set; what is left to check is that none is missing.
 	 */
 	private RunSettings toSettings() {
+		// unset means at-most-once: defaults made before the mode existed stay complete
+		boolean once = Boolean.TRUE.equals(this.exactlyOnce);
+		if (once && Boolean.TRUE.equals(this.transactional)) {
+			throw new IllegalArgumentException(Messages.exactlyOnceTransactional());
+		}
 		return new RunSettings(this, require(this.name, "name"), require(this.chunkSize, "chunkSize"),
 				require(this.maxInFlightBytes, "maxInFlightBytes"),
 				require(this.maxInFlightCommands, "maxInFlightCommands"), require(this.timeout, "timeout"),
 				require(this.transactional, "transactional"), require(this.maxChunkBytes, "maxChunkBytes"),
 				require(this.retryAttempts, "retryAttempts"), require(this.retryBackoff, "retryBackoff"),
 				require(this.maxCommandsPerSecond, "maxCommandsPerSecond"),
-				require(this.maxBytesPerSecond, "maxBytesPerSecond"));
+				require(this.maxBytesPerSecond, "maxBytesPerSecond"), once);
 	}
 
 	private static <T> T require(@Nullable T value, String what) {
@@ -311,7 +330,7 @@ public final class BatchOptions {
 	private List<@Nullable Object> values() {
 		return Arrays.asList(this.chunkSize, this.timeout, this.transactional, this.name, this.maxChunkBytes,
 				this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts, this.retryBackoff,
-				this.maxCommandsPerSecond, this.maxBytesPerSecond);
+				this.maxCommandsPerSecond, this.maxBytesPerSecond, this.exactlyOnce);
 	}
 
 	@Override
@@ -331,7 +350,7 @@ public final class BatchOptions {
 				+ ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands=" + this.maxInFlightCommands
 				+ ", retryAttempts=" + this.retryAttempts + ", retryBackoff=" + this.retryBackoff
 				+ ", maxCommandsPerSecond=" + this.maxCommandsPerSecond + ", maxBytesPerSecond="
-				+ this.maxBytesPerSecond + "]";
+				+ this.maxBytesPerSecond + ", exactlyOnce=" + this.exactlyOnce + "]";
 	}
 
 	private static void checkBytes(long bytes, String what) {
@@ -376,6 +395,8 @@ public final class BatchOptions {
 		private @Nullable Long maxCommandsPerSecond;
 
 		private @Nullable Long maxBytesPerSecond;
+
+		private @Nullable Boolean exactlyOnce;
 
 		private Builder() {
 		}
@@ -545,6 +566,23 @@ public final class BatchOptions {
 		 * Build the options.
 		 * @return the options
 		 */
+		/**
+		 * Whether each chunk runs exactly once: atomically, as one Lua script that keeps
+		 * its commands' replies under a marker key. A chunk whose connection is lost
+		 * before its reply came is sent again, with the same marker, on a new connection:
+		 * if it ran, its commands' own replies come back; if not, it runs now. So no
+		 * command is left {@link Outcome#UNKNOWN} while its server can be reached, and
+		 * none runs twice. It runs on standalone and Sentinel-managed servers, and cannot
+		 * be combined with {@link #transactional(boolean)} (the script is atomic
+		 * already). Commands a script cannot run are refused when they are recorded.
+		 * @param exactlyOnce whether the batch is exactly-once
+		 * @return this builder
+		 */
+		public Builder exactlyOnce(boolean exactlyOnce) {
+			this.exactlyOnce = exactlyOnce;
+			return this;
+		}
+
 		public BatchOptions build() {
 			return new BatchOptions(this);
 		}

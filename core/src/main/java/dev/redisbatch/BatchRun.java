@@ -84,6 +84,9 @@ final class BatchRun implements Lane.Events {
 		this.ledger = outcomes;
 		this.report = BatchReport.of(observations, settings, pool.topology());
 		boolean cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
+		if (cluster && settings.exactlyOnce()) {
+			throw new InvalidDataAccessApiUsageException(Messages.exactlyOnceOnCluster());
+		}
 		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, outcomes, this));
 		this.stops = new Stops(this.router, outcomes);
 		this.retry = (settings.retryAttempts() > 0)
@@ -146,6 +149,17 @@ final class BatchRun implements Lane.Events {
 	 */
 	boolean isCluster() {
 		return this.router.isCluster();
+	}
+
+	/**
+	 * Refuse, before anything is written, a command this batch's mode cannot run.
+	 * @param type the command
+	 * @param arguments its arguments, its name included
+	 */
+	void checkCommand(ProtocolKeyword type, int arguments) {
+		if (this.settings.exactlyOnce()) {
+			ExactlyOnce.check(type, arguments);
+		}
 	}
 
 	int slotOf(byte[][] keys) {
@@ -236,6 +250,10 @@ final class BatchRun implements Lane.Events {
 			// whoever holds the Lettuce command (a template) must not wait for it
 			command.completeExceptionally(new RedisException(String.valueOf(this.stops.notSentMessage())));
 			return response;
+		}
+		if (this.settings.exactlyOnce()) {
+			CommandArgs<byte[], byte[]> all = command.getArgs();
+			ExactlyOnce.check(command.getType(), 1 + ((all != null) ? all.count() : 0));
 		}
 		int slot = Slots.ANY;
 		if (this.router.isCluster()) {

@@ -172,7 +172,10 @@ final class BulkRun {
 	}
 
 	private void record(MasterScan master, KeyScanCursor<byte[]> page) {
-		List<byte[]> keys = page.getKeys();
+		// exactly-once batches' markers are the batches' own: never touched, never
+		// counted
+		List<byte[]> keys = new ArrayList<>(page.getKeys());
+		keys.removeIf(ExactlyOnce::isMarker);
 		this.matched += keys.size();
 		this.run.keysMatched(keys.size());
 		if (this.operation != Operation.COUNT && !keys.isEmpty()) {

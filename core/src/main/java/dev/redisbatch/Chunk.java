@@ -12,9 +12,11 @@ import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
 import dev.redisbatch.internals.ReplyDecoder;
 import dev.redisbatch.protocol.Slots;
+import dev.redisbatch.protocol.StoredReplies;
 import dev.redisbatch.wire.ReplyReader;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.ByteArrayOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.PushOutput;
 import io.lettuce.core.output.StatusOutput;
@@ -47,16 +49,41 @@ final class Chunk implements ReplyReader {
 	/** Every reply was decoded. */
 	private static final int DECODED = 4;
 
+	/** Expecting the one reply of an exactly-once chunk's script. */
+	private static final int SCRIPT = 5;
+
 	/**
 	 * What {@link #nextOutput} answers for a reply it read in place.
 	 */
 	private static final CommandOutput<byte[], byte[], ?> READ_IN_PLACE = new StatusOutput<>(ByteArrayCodec.INSTANCE);
 
-	private final ByteBuf buffer;
+	private ByteBuf buffer;
 
 	private final int capacity;
 
 	private final boolean transactional;
+
+	private final boolean exactlyOnce;
+
+	/**
+	 * An exactly-once chunk's marker, once its commands were framed as its script.
+	 */
+	private byte @Nullable [] marker;
+
+	/**
+	 * How many times it was written.
+	 */
+	private int writes;
+
+	/**
+	 * Whether it is exactly-once, went unanswered and waits to be sent again.
+	 */
+	private boolean unresolved;
+
+	/**
+	 * The reply of an exactly-once chunk's script, on the fast path.
+	 */
+	private @Nullable CommandOutput<byte[], byte[], ?> scriptReply;
 
 	private CommandResponse<?>[] responses;
 
@@ -130,10 +157,24 @@ final class Chunk implements ReplyReader {
 	 * @param cluster whether its commands may be redirected elsewhere
 	 */
 	Chunk(ByteBuf buffer, int capacity, boolean transactional, boolean cluster) {
+		this(buffer, capacity, transactional, cluster, false);
+	}
+
+	/**
+	 * An empty chunk.
+	 * @param buffer where its commands are written (for a transaction, starting with
+	 * {@code MULTI})
+	 * @param capacity the most commands it takes
+	 * @param transactional whether it is sent as a MULTI/EXEC transaction
+	 * @param cluster whether its commands may be redirected elsewhere
+	 * @param exactlyOnce whether it is sent as one script that runs exactly once
+	 */
+	Chunk(ByteBuf buffer, int capacity, boolean transactional, boolean cluster, boolean exactlyOnce) {
 		this.buffer = buffer;
 		this.capacity = capacity;
 		this.transactional = transactional;
-		this.phase = transactional ? MULTI : REPLIES;
+		this.exactlyOnce = exactlyOnce;
+		this.phase = transactional ? MULTI : (exactlyOnce ? SCRIPT : REPLIES);
 		this.responses = new CommandResponse<?>[Math.min(capacity, 16)];
 		if (cluster) {
 			this.bounds = new int[this.responses.length * 2];
@@ -214,6 +255,17 @@ final class Chunk implements ReplyReader {
 	 */
 	boolean write(Lease to, long timeoutNanos) {
 		this.lease = to;
+		this.writes++;
+		if (this.exactlyOnce) {
+			// every write awaits the script's one reply afresh (a chunk sent again goes
+			// on another connection)
+			this.phase = SCRIPT;
+			this.reading = null;
+			this.replying = null;
+			this.replySlots = null;
+			this.unresolved = false;
+			this.scriptReply = new ByteArrayOutput<>(ByteArrayCodec.INSTANCE);
+		}
 		if (this.transactional && !this.execWritten) {
 			this.buffer.writeBytes(WireCommand.EXEC);
 			this.execWritten = true;
@@ -226,6 +278,147 @@ final class Chunk implements ReplyReader {
 		// its own there
 		this.replySlots = null;
 		return false;
+	}
+
+	// ------------------------------------------------------------------ exactly once
+
+	/**
+	 * Frame an exactly-once chunk's commands as its script, once, before its first write:
+	 * from then on the chunk's bytes are the script's {@code EVAL}, and every write sends
+	 * the same bytes with the same marker.
+	 * @param ttlSeconds how long the marker is kept
+	 * @param acked markers of chunks answered on their first write, for the script to
+	 * remove
+	 */
+	void frame(long ttlSeconds, List<byte[]> acked) {
+		if (this.marker != null) {
+			return;
+		}
+		byte[] own = ExactlyOnce.newMarker();
+		ByteBuf framed = ExactlyOnce.frame(this.buffer, own, ttlSeconds, acked);
+		this.buffer = framed;
+		this.marker = own;
+	}
+
+	boolean isExactlyOnce() {
+		return this.exactlyOnce;
+	}
+
+	/**
+	 * The marker of an exactly-once chunk, once framed.
+	 */
+	byte @Nullable [] marker() {
+		return this.marker;
+	}
+
+	/**
+	 * How many times the chunk was written.
+	 */
+	int writes() {
+		return this.writes;
+	}
+
+	/**
+	 * Whether the chunk is exactly-once and went unanswered: its commands are not settled
+	 * yet, and it is sent again on a new connection.
+	 */
+	boolean isUnresolved() {
+		return this.unresolved;
+	}
+
+	/**
+	 * No send is left for an unresolved chunk: its commands are {@link Outcome#UNKNOWN}.
+	 */
+	ChunkSettlement settleUnresolved(String why, OutcomeLedger ledger) {
+		this.unresolved = false;
+		int unknown = 0;
+		for (int i = 0; i < this.size; i++) {
+			if (this.responses[i].settle(Outcome.UNKNOWN, why, ledger) == Outcome.UNKNOWN) {
+				unknown++;
+			}
+		}
+		return new ChunkSettlement(false, false, unknown, 0, new RedisException("Connection closed"), List.of(), false,
+				false, System.nanoTime() - this.sentAt);
+	}
+
+	/**
+	 * Wait for the script's reply and settle from it. Answered, every command takes its
+	 * own reply from the text the script returned (the replies it kept, if the chunk had
+	 * run before). Refused before it ran ({@code OOM}, {@code READONLY}, ...), every
+	 * command failed with that error. Unanswered (a lost connection, the deadline), the
+	 * chunk is left unresolved, to be sent again.
+	 */
+	private ChunkSettlement awaitAndSettleScript(Duration timeout, OutcomeLedger ledger, String host) {
+		boolean interrupted = Thread.currentThread().isInterrupted();
+		Lease on = lease();
+		boolean decoded = interrupted ? on.takeArrived(this) : on.await(this, this.deadline);
+		interrupted = interrupted || Thread.currentThread().isInterrupted();
+		if (!decoded && !on.wasWritten(this) && interrupted) {
+			settleNotSent(Messages.closedBeforeWrite(), ledger);
+			return new ChunkSettlement(true, true, 0, 0, null, List.of(), false, false,
+					System.nanoTime() - this.sentAt);
+		}
+		if (!decoded) {
+			// unanswered, or closed before its bytes left: it goes again either way
+			if (interrupted) {
+				int unknown = settle(Messages.noReplyInterrupted(), ledger, List.of(), host);
+				return new ChunkSettlement(false, true, unknown, 0, null, List.of(), false, false,
+						System.nanoTime() - this.sentAt);
+			}
+			this.unresolved = true;
+			Throwable failure = on.isClosed() ? new RedisException("Connection closed") : null;
+			return new ChunkSettlement(false, false, 0, 0, failure, List.of(), false, false,
+					System.nanoTime() - this.sentAt);
+		}
+		ReplySlots portable = this.replySlots;
+		CommandOutput<byte[], byte[], ?> reply = (portable != null) ? portable.scriptReply() : this.scriptReply;
+		String noReply = Messages.noReply();
+		String error = (reply != null) ? reply.getError() : null;
+		Object text = (reply != null) ? reply.get() : null;
+		if (error != null) {
+			if (ExactlyOnce.didNotRun(error)) {
+				for (int i = 0; i < this.size; i++) {
+					CommandOutput<byte[], byte[], Object> output = this.responses[i].getOutput();
+					if (output != null) {
+						output.setError(error);
+						this.responses[i].complete();
+					}
+				}
+			}
+			else {
+				noReply = Messages.scriptFailedAfterClaim() + " (" + Messages.explain(error) + ")";
+			}
+		}
+		else if (text instanceof byte[] bytes && bytes.length > 0) {
+			takeStoredReplies(bytes);
+		}
+		else {
+			noReply = Messages.scriptFailedAfterClaim();
+		}
+		int unknown = settle(noReply, ledger, List.of(), host);
+		return new ChunkSettlement(true, interrupted, unknown, this.refusedForNow, null, List.of(), this.topologyStale,
+				this.readOnly, System.nanoTime() - this.sentAt);
+	}
+
+	/**
+	 * Hand each command its own reply from the text the script returned.
+	 */
+	private void takeStoredReplies(byte[] text) {
+		StoredReplies replies;
+		try {
+			replies = new StoredReplies(ByteBuffer.wrap(text));
+			if (replies.count() != this.size) {
+				return;
+			}
+			for (int i = 0; i < this.size; i++) {
+				CommandResponse<?> response = this.responses[i];
+				replies.next(response.getOutput(), response::completeExceptionally);
+				response.complete();
+			}
+		}
+		catch (IllegalArgumentException | IndexOutOfBoundsException ex) {
+			// not the script's text: the commands still without a reply stay unknown
+		}
 	}
 
 	private void start(long timeoutNanos) {
@@ -258,7 +451,8 @@ final class Chunk implements ReplyReader {
 	ReplySlots replySlots() {
 		ReplySlots current = this.replySlots;
 		if (current == null) {
-			current = new ReplySlots(this.buffer, this.responses, this.size, this.transactional, this.askingBefore);
+			current = this.exactlyOnce ? ReplySlots.script(this.buffer, new ByteArrayOutput<>(ByteArrayCodec.INSTANCE))
+					: new ReplySlots(this.buffer, this.responses, this.size, this.transactional, this.askingBefore);
 			this.replySlots = current;
 		}
 		return current;
@@ -349,6 +543,11 @@ final class Chunk implements ReplyReader {
 			case EXEC -> {
 				return readExecHeader(bytes) ? READ_IN_PLACE : null;
 			}
+			case SCRIPT -> {
+				this.replying = null;
+				CommandOutput<byte[], byte[], ?> script = this.scriptReply;
+				return (script != null) ? script : new PushOutput<>(ByteArrayCodec.INSTANCE);
+			}
 			default -> {
 				List<Integer> asking = this.askingBefore;
 				if (asking != null && !this.askingRead && asking.contains(this.step)) {
@@ -381,6 +580,10 @@ final class Chunk implements ReplyReader {
 		this.replying = null;
 		if (response != null) {
 			response.complete();
+		}
+		if (this.phase == SCRIPT) {
+			this.phase = DECODED;
+			return;
 		}
 		if (this.phase == QUEUED) {
 			nextQueued();
@@ -462,6 +665,9 @@ final class Chunk implements ReplyReader {
 	 * @return what settling found
 	 */
 	ChunkSettlement awaitAndSettle(Duration timeout, OutcomeLedger ledger, String host) {
+		if (this.exactlyOnce) {
+			return awaitAndSettleScript(timeout, ledger, host);
+		}
 		boolean interrupted = Thread.currentThread().isInterrupted();
 		Lease on = lease();
 		boolean decoded = interrupted ? on.takeArrived(this) : on.await(this, this.deadline);

@@ -166,6 +166,7 @@ final class CommandWriter<T> {
 	@SuppressWarnings("unchecked")
 	Response<T> send() {
 		try {
+			this.run.checkCommand(this.type, 1 + this.count);
 			if (this.afterStop) {
 				return this.run.addNotSent(this.type);
 			}

@@ -1,7 +1,9 @@
 package dev.redisbatch;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -25,6 +27,11 @@ final class Lane {
 	 * How many settled chunks' buffers a lane keeps for its next chunks.
 	 */
 	private static final int SPARE_BUFFERS = 4;
+
+	/**
+	 * The most markers of acknowledged chunks one chunk removes.
+	 */
+	private static final int MAX_ACKNOWLEDGED = 256;
 
 	/**
 	 * The byte budget of a lane's first chunk: it goes out early, so that the server
@@ -80,6 +87,12 @@ final class Lane {
 	private @Nullable Chunk open;
 
 	private @Nullable String stopReason;
+
+	/**
+	 * Markers of exactly-once chunks answered on their first write: the lane's next chunk
+	 * removes them.
+	 */
+	private @Nullable List<byte[]> acknowledged;
 
 	private boolean rerouteOnStop;
 
@@ -220,7 +233,9 @@ final class Lane {
 
 	private void send(Chunk chunk) {
 		boolean admitted = false;
-		boolean refusedOnce = false;
+		// a chunk refused whole goes again on a new connection: once, or as often as an
+		// exactly-once batch sends a lost chunk again
+		int refusalsLeft = chunk.isExactlyOnce() ? ExactlyOnce.attempts(this.settings) : 1;
 		while (true) {
 			String notSent = this.events.notSentReason(this);
 			if (notSent != null) {
@@ -243,6 +258,9 @@ final class Lane {
 				breakLease(current);
 				continue;
 			}
+			if (chunk.isExactlyOnce()) {
+				frame(chunk);
+			}
 			if (chunk.write(current, this.settings.timeoutNanos())) {
 				this.inFlight.add(chunk);
 				this.inFlightBytes += chunk.bytes();
@@ -253,10 +271,17 @@ final class Lane {
 			// The connection closed between the check and the write, and refused the
 			// whole write: nothing went out. A connection that closed just before it was
 			// lent (its close not yet known to Lettuce) is replaced once, as one found
-			// closed by the check is; a second refusal leaves the chunk unsent.
+			// closed by the check is; a second refusal leaves the chunk unsent. An
+			// exactly-once batch tries as often as it sends a lost chunk again, waiting
+			// its
+			// backoff from the second time on: a server that closed every connection
+			// leaves more than one dead in the pool until Lettuce has seen them close.
 			breakLease(current);
-			if (!refusedOnce) {
-				refusedOnce = true;
+			boolean again = refusalsLeft-- > 0;
+			if (again && chunk.isExactlyOnce() && refusalsLeft < ExactlyOnce.attempts(this.settings) - 1) {
+				again = pause(ExactlyOnce.backoff(this.settings).toNanos());
+			}
+			if (again) {
 				continue;
 			}
 			chunk.settleNotSent(Messages.closedBeforeWrite(), this.ledger);
@@ -340,6 +365,7 @@ final class Lane {
 		Lease on = chunk.lease();
 		boolean alreadyLost = on.isBroken();
 		ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger, node().host());
+		boolean unresolved = chunk.isUnresolved();
 		if (settlement.leftConnectionClean() && on.isOpen()) {
 			recycle(chunk);
 		}
@@ -353,7 +379,141 @@ final class Lane {
 			// the last chunk on a broken connection: what was read for it is released
 			on.end();
 		}
+		if (unresolved) {
+			// exactly-once: the chunk goes again, with its marker, on new connections
+			settlement = resolve(chunk);
+			alreadyLost = false;
+		}
+		else if (chunk.isExactlyOnce() && chunk.writes() == 1 && settlement.answered()) {
+			acknowledge(chunk);
+		}
 		this.events.settled(this, settlement, alreadyLost);
+	}
+
+	// ------------------------------------------------------------------ exactly once
+
+	private void frame(Chunk chunk) {
+		List<byte[]> acked = this.acknowledged;
+		List<byte[]> removed = (acked != null) ? acked : List.of();
+		chunk.frame(ExactlyOnce.markerTtl(this.settings).toSeconds(), removed);
+		if (acked != null && chunk.marker() != null) {
+			this.acknowledged = null;
+		}
+	}
+
+	/**
+	 * A chunk answered on its first write cannot arrive a second time: its marker is no
+	 * longer needed, and the lane's next chunk removes it.
+	 */
+	private void acknowledge(Chunk chunk) {
+		byte[] marker = chunk.marker();
+		if (marker == null) {
+			return;
+		}
+		List<byte[]> acked = this.acknowledged;
+		if (acked == null) {
+			acked = new ArrayList<>();
+			this.acknowledged = acked;
+		}
+		if (acked.size() < MAX_ACKNOWLEDGED) {
+			acked.add(marker);
+		}
+	}
+
+	/**
+	 * Remove the markers of the chunks answered since the lane's last chunk was written,
+	 * with one {@code UNLINK} on the connection as the lease ends, its reply not awaited
+	 * (the pool waits for it before it lends the connection again). Markers it misses
+	 * expire.
+	 */
+	private void removeAcknowledged(Lease lease) {
+		List<byte[]> acked = this.acknowledged;
+		this.acknowledged = null;
+		if (acked == null || acked.isEmpty()) {
+			return;
+		}
+		try {
+			lease.lettuce().async().unlink(acked.toArray(new byte[0][]));
+		}
+		catch (RuntimeException ex) {
+			// the markers expire
+		}
+	}
+
+	/**
+	 * Send an exactly-once chunk that went unanswered again, the same bytes with the same
+	 * marker, each time on a new connection, until it is answered or no attempt is left.
+	 * If it ran before, its script returns the replies it kept; if not, it runs now.
+	 * @return the settlement of the send that was answered, or the commands left
+	 * {@link Outcome#UNKNOWN} when none was
+	 */
+	private ChunkSettlement resolve(Chunk chunk) {
+		int attempts = ExactlyOnce.attempts(this.settings);
+		long backoff = ExactlyOnce.backoff(this.settings).toNanos();
+		NodePool server = node();
+		for (int attempt = 1; attempt <= attempts; attempt++) {
+			// the first send again goes at once, on a new connection; the others wait
+			if (Thread.currentThread().isInterrupted() || (attempt > 1 && !pause(backoff))) {
+				break;
+			}
+			BatchConnection connection;
+			try {
+				connection = server.borrow();
+			}
+			catch (RuntimeException ex) {
+				// not reachable now: the next attempt tries again
+				continue;
+			}
+			Lease lease = null;
+			boolean fit = false;
+			try {
+				lease = connection.lease();
+				if (lease.isOpenForWrite() && chunk.write(lease, this.settings.timeoutNanos())) {
+					ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger,
+							server.host());
+					if (!chunk.isUnresolved()) {
+						fit = settlement.leftConnectionClean() && lease.isOpen();
+						return settlement;
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				// the connection failed under the send: the next attempt tries again
+			}
+			finally {
+				if (lease != null) {
+					if (!fit) {
+						lease.markBroken();
+					}
+					fit = lease.end() && fit;
+				}
+				if (fit) {
+					server.release(connection);
+				}
+				else {
+					server.invalidate(connection);
+				}
+			}
+		}
+		return chunk.settleUnresolved(Messages.notResolved(attempts), this.ledger);
+	}
+
+	/**
+	 * Wait before sending a lost chunk again.
+	 * @return {@code false} when the thread was interrupted (its flag stays set)
+	 */
+	private static boolean pause(long nanos) {
+		if (Thread.currentThread().isInterrupted()) {
+			return false;
+		}
+		try {
+			TimeUnit.NANOSECONDS.sleep(nanos);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/**
@@ -437,6 +597,9 @@ final class Lane {
 		boolean fit = false;
 		try {
 			fit = current.end();
+			if (fit) {
+				removeAcknowledged(current);
+			}
 		}
 		finally {
 			if (fit) {
@@ -466,7 +629,8 @@ final class Lane {
 		if (this.settings.transactional()) {
 			buffer.writeBytes(WireCommand.MULTI);
 		}
-		return new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster);
+		return new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster,
+				this.settings.exactlyOnce());
 	}
 
 	/**

@@ -101,7 +101,10 @@ final class MasterKeyScanner<K> implements KeyScanner<K> {
 		KeyScanCursor<byte[]> page = scan(target.getValue(), this.position.cursorOf(master));
 		List<K> keys = new ArrayList<>(page.getKeys().size());
 		for (byte[] key : page.getKeys()) {
-			keys.add(this.keySerializer.deserialize(key));
+			// exactly-once batches' markers are the batches' own
+			if (!ExactlyOnce.isMarker(key)) {
+				keys.add(this.keySerializer.deserialize(key));
+			}
 		}
 		ScanCursor next = (page.isFinished() || "0".equals(page.getCursor())) ? this.position.finish(master)
 				: this.position.advance(master, page.getCursor());

@@ -172,6 +172,34 @@ final class Messages {
 		return (quoted >= 0) ? error.substring(0, quoted) + " (its arguments are not kept)" : error;
 	}
 
+	static String notExactlyOnce(String command) {
+		return command + " cannot run in an exactly-once batch: each chunk runs as one Lua script, and a script cannot "
+				+ "run " + command + " (send it in a batch without exactlyOnce)";
+	}
+
+	static String tooManyArgumentsExactlyOnce(String command, int most) {
+		return command + " has more than " + most + " arguments, the most a command of an exactly-once batch may have "
+				+ "(its script passes them through Lua): split it into several commands";
+	}
+
+	static String exactlyOnceOnCluster() {
+		return "An exactly-once batch runs on a standalone or Sentinel-managed server, not on a Redis Cluster: "
+				+ "run it without exactlyOnce";
+	}
+
+	static String exactlyOnceTransactional() {
+		return "exactlyOnce already runs each chunk atomically, as one Lua script; it cannot be combined with "
+				+ "transactional (MULTI/EXEC): set transactional(false) for this batch";
+	}
+
+	static String scriptFailedAfterClaim() {
+		return "no reply: the chunk's script failed after it began, so whether its commands ran cannot be told";
+	}
+
+	static String notResolved(int attempts) {
+		return "no reply: the chunk was sent " + (attempts + 1) + " times on new connections and never answered";
+	}
+
 	static String keylessOnCluster(String command) {
 		return command
 				+ " has no key: on a Redis Cluster a batch sends each command to the master of its key's slot, so "

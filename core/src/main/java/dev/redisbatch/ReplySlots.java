@@ -49,6 +49,11 @@ final class ReplySlots {
 	private volatile boolean execDiscarded;
 
 	/**
+	 * The output of an exactly-once chunk's one reply, or {@code null}.
+	 */
+	private final @Nullable CommandOutput<byte[], byte[], ?> scriptReply;
+
+	/**
 	 * The slots of a chunk.
 	 * @param bytes the chunk's bytes, from {@code MULTI} to {@code EXEC} for a
 	 * transaction
@@ -77,6 +82,32 @@ final class ReplySlots {
 			}
 		}
 		this.left = new CountDownLatch(this.commands.size());
+		this.scriptReply = null;
+	}
+
+	private ReplySlots(ByteBuf bytes, CommandOutput<byte[], byte[], ?> scriptReply) {
+		this.bytes = bytes;
+		this.commands = new ArrayList<>(1);
+		this.commands.add(new Slot(scriptReply));
+		this.left = new CountDownLatch(1);
+		this.scriptReply = scriptReply;
+	}
+
+	/**
+	 * The slot of an exactly-once chunk: its script's one reply.
+	 * @param bytes the chunk's bytes, its script's {@code EVAL}
+	 * @param scriptReply where the reply is decoded
+	 */
+	static ReplySlots script(ByteBuf bytes, CommandOutput<byte[], byte[], ?> scriptReply) {
+		return new ReplySlots(bytes, scriptReply);
+	}
+
+	/**
+	 * The output of an exactly-once chunk's script reply, or {@code null} for other
+	 * chunks.
+	 */
+	@Nullable CommandOutput<byte[], byte[], ?> scriptReply() {
+		return this.scriptReply;
 	}
 
 	/**

@@ -19,10 +19,11 @@ import java.time.Duration;
  * @param retryBackoff the pause before each retry attempt
  * @param maxCommandsPerSecond the most commands written per second, 0 for no cap
  * @param maxBytesPerSecond the most request bytes written per second, 0 for no cap
+ * @param exactlyOnce whether each chunk runs exactly once, as one script
  */
 record RunSettings(BatchOptions options, String name, int chunkSize, long maxInFlightBytes, int maxInFlightCommands,
 		Duration timeout, boolean transactional, long maxChunkBytes, int retryAttempts, Duration retryBackoff,
-		long maxCommandsPerSecond, long maxBytesPerSecond) {
+		long maxCommandsPerSecond, long maxBytesPerSecond, boolean exactlyOnce) {
 
 	/**
 	 * The same settings without retries (for a pass that sends commands again, and for
@@ -31,7 +32,7 @@ record RunSettings(BatchOptions options, String name, int chunkSize, long maxInF
 	RunSettings withoutRetry() {
 		return new RunSettings(this.options, this.name, this.chunkSize, this.maxInFlightBytes, this.maxInFlightCommands,
 				this.timeout, this.transactional, this.maxChunkBytes, 0, this.retryBackoff, this.maxCommandsPerSecond,
-				this.maxBytesPerSecond);
+				this.maxBytesPerSecond, this.exactlyOnce);
 	}
 
 	/**

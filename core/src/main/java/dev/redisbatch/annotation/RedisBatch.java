@@ -68,4 +68,13 @@ public @interface RedisBatch {
 	 */
 	String timeout() default "";
 
+	/**
+	 * Whether each chunk runs exactly once: as one Lua script that keeps its commands'
+	 * replies under a marker, so that a chunk whose connection was lost before its reply
+	 * came is sent again without running twice ({@code false} leaves the template's
+	 * default in charge). It cannot be combined with {@link #transactional()}.
+	 * @return whether the batch is exactly-once
+	 */
+	boolean exactlyOnce() default false;
+
 }

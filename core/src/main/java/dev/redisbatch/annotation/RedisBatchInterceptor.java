@@ -129,6 +129,9 @@ final class RedisBatchInterceptor implements MethodInterceptor {
 		if (annotation.transactional()) {
 			builder.transactional(true);
 		}
+		if (annotation.exactlyOnce()) {
+			builder.exactlyOnce(true);
+		}
 		String name = resolve(annotation.name());
 		if (StringUtils.hasText(name)) {
 			builder.name(name);

@@ -1,5 +1,6 @@
 package dev.redisbatch.annotation;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import dev.redisbatch.Outcome;
 import dev.redisbatch.StringBatchTemplate;
 import dev.redisbatch.docs.OrderImporter;
 import dev.redisbatch.docs.RedisConfig;
+import dev.redisbatch.docs.VisitCounter;
 import dev.redisbatch.internals.Compatibility;
 import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.EveryLine;
@@ -38,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@link EnableRedisBatch @EnableRedisBatch} in a Spring application without Spring Boot:
@@ -85,6 +88,18 @@ class PlainSpringTests {
 			assertThat(server.call("GET", "views:4")).isEqualTo("1");
 			assertThat(server.call("GET", "views:6")).isEqualTo("1");
 		}, RedisConfig.class, ViewCounter.class);
+	}
+
+	@Test
+	void anExactlyOnceMethodRunsItsChunksAsScriptsAndLeavesNoMarker(RedisProcess server) {
+		run(server, (context) -> {
+			context.getBean(VisitCounter.class).countVisits(List.of("home", "home", "cart"));
+
+			assertThat(server.call("GET", "visits:home")).isEqualTo("2");
+			assertThat(server.call("GET", "visits:cart")).isEqualTo("1");
+			assertThat(String.valueOf(server.call("INFO", "commandstats"))).contains("cmdstat_eval:calls=1,");
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(server.call("DBSIZE")).isEqualTo(2L));
+		}, RedisConfig.class, VisitCounter.class);
 	}
 
 	@Test

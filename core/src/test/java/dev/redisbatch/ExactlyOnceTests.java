@@ -1,0 +1,216 @@
+package dev.redisbatch;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.redisbatch.docs.LoyaltyPoints;
+import dev.redisbatch.testsupport.BothPaths;
+import dev.redisbatch.testsupport.Closeables;
+import dev.redisbatch.testsupport.RedisProcess;
+import dev.redisbatch.testsupport.TcpProxy;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.data.redis.core.ScanOptions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Exactly-once batches: a chunk whose connection is lost before its reply came is sent
+ * again with its marker, so that it runs once, and every command that ran has its own
+ * reply.
+ */
+@BothPaths
+class ExactlyOnceTests {
+
+	@AutoClose
+	private final Closeables resources = new Closeables();
+
+	@Test
+	void aChunkThatRanButWhoseReplyWasLostGivesEachCommandItsOwnReplyWithoutRunningAgain() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(),
+				BatchOptions.builder().exactlyOnce(true).timeout(Duration.ofMillis(500)).build());
+		template.getAll(List.of("warm"));
+		// the server runs the chunk; its reply never reaches the batch
+		proxy.dropRepliesAfter(0);
+		List<Response<Long>> counts = new ArrayList<>();
+
+		BatchResults results = template.execute((batch) -> {
+			for (int i = 0; i < 10; i++) {
+				counts.add(batch.incr("n"));
+			}
+			batch.lpush("list", "a");
+		});
+
+		assertThat(results.isSuccess()).isTrue();
+		assertThat(results.count(Outcome.SUCCESS)).isEqualTo(11);
+		assertThat(counts).extracting(Response::get).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+		assertThat(server.call("GET", "n")).isEqualTo("10");
+		assertThat(server.call("LLEN", "list")).isEqualTo(1L);
+	}
+
+	@Test
+	void theDocumentedLoyaltyPointsGetEachTotalOnceThoughTheRepliesWereLost() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(),
+				BatchOptions.builder().timeout(Duration.ofMillis(500)).build());
+		template.getAll(List.of("warm"));
+		server.call("SET", "points:ann", "100");
+		proxy.dropRepliesAfter(0);
+
+		List<Long> totals = new LoyaltyPoints(template).award(Map.of("ann", 5L));
+
+		assertThat(totals).containsExactly(105L);
+		assertThat(server.call("GET", "points:ann")).isEqualTo("105");
+	}
+
+	@Test
+	void aBulkUnlinkLeavesTheMarkersAlone() {
+		RedisProcess server = track(RedisProcess.start());
+		StringBatchTemplate template = template(server.port(), BatchOptions.defaults());
+		server.call("SET", "user:1", "x");
+		server.call("SET", ExactlyOnce.MARKER_PREFIX + "kept", "*0\r\n", "EX", "300");
+
+		BulkResults results = template.scan(ScanOptions.scanOptions().match("*").build()).unlink();
+
+		assertThat(results.keysMatched()).isOne();
+		assertThat(server.call("EXISTS", "user:1")).isEqualTo(0L);
+		assertThat(server.call("EXISTS", ExactlyOnce.MARKER_PREFIX + "kept")).isEqualTo(1L);
+	}
+
+	@Test
+	void aChunkThatNeverReachedTheServerRunsOnTheNewConnection() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(), BatchOptions.builder().exactlyOnce(true).build());
+		template.getAll(List.of("warm"));
+		// the connection closes as the chunk arrives, before the server reads it
+		proxy.closeOnRequest("never-reached", 1);
+
+		BatchResults results = template.execute((batch) -> {
+			batch.incr("never-reached");
+			batch.incrBy("by", 5);
+		});
+
+		assertThat(results.isSuccess()).isTrue();
+		assertThat(server.call("GET", "never-reached")).isEqualTo("1");
+		assertThat(server.call("GET", "by")).isEqualTo("5");
+	}
+
+	@Test
+	void countersListsAndStreamsEndExactlyAtTheirNumberOfCommandsWhileConnectionsAreKilled() {
+		RedisProcess server = track(RedisProcess.start());
+		// a round trip of a millisecond keeps chunks in flight when the kills come
+		TcpProxy proxy = track(TcpProxy.start(server.port()).roundTrip(Duration.ofMillis(1)));
+		BatchConnectionPool pool = track(
+				BatchConnectionPool.builder(RedisURI.builder().withHost("127.0.0.1").withPort(proxy.port()).build())
+					.build());
+		StringBatchTemplate template = new StringBatchTemplate(pool,
+				BatchOptions.builder().exactlyOnce(true).chunkSize(30).build());
+		int batches = 6;
+		int perBatch = 300;
+		List<Response<Long>> increments = new ArrayList<>();
+		for (int b = 0; b < batches; b++) {
+			BatchResults results = template.execute((batch) -> {
+				for (int i = 0; i < perBatch; i++) {
+					if (i % 100 == 50) {
+						// every batch connection is killed while the batch's chunks are
+						// in
+						// flight
+						server.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+					}
+					increments.add(batch.incr("counter"));
+					batch.lpush("list", "x");
+					batch.command("XADD", CommandReply.string(), "stream", "*", "f", "v");
+				}
+			});
+			assertThat(results.count(Outcome.UNKNOWN)).isZero();
+			assertThat(results.isSuccess()).isTrue();
+		}
+		assertThat(pool.getCreatedCount()).as("killed connections were replaced").isGreaterThan(batches);
+		int each = batches * perBatch;
+		assertThat(server.call("GET", "counter")).isEqualTo(String.valueOf(each));
+		assertThat(server.call("LLEN", "list")).isEqualTo((long) each);
+		assertThat(server.call("XLEN", "stream")).isEqualTo((long) each);
+		// every INCR has its own reply: 1 to the last, each once
+		assertThat(increments).extracting(Response::get).doesNotHaveDuplicates().hasSize(each);
+	}
+
+	@Test
+	void aCommandAScriptCannotRunIsRefusedBeforeAnythingIsSent() {
+		RedisProcess server = track(RedisProcess.start());
+		StringBatchTemplate template = template(server.port(), BatchOptions.builder().exactlyOnce(true).build());
+
+		assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
+			.isThrownBy(() -> template.execute((batch) -> batch.command("CONFIG", CommandReply.string(),
+					(arguments) -> arguments.arg("GET").arg("maxmemory"))))
+			.withMessageStartingWith("CONFIG cannot run in an exactly-once batch");
+		assertThat(server.call("DBSIZE")).isEqualTo(0L);
+	}
+
+	@Test
+	void exactlyOnceAndTransactionalAreRefusedTogether() {
+		RedisProcess server = track(RedisProcess.start());
+		StringBatchTemplate template = template(server.port(), BatchOptions.defaults());
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> template.execute(BatchOptions.builder().exactlyOnce(true).transactional(true).build(),
+					(batch) -> batch.incr("n")))
+			.withMessageContaining("cannot be combined with transactional");
+		assertThat(server.call("GET", "n")).isNull();
+	}
+
+	@Test
+	void aBatchWithoutTheModeLeavesNoMarker() {
+		RedisProcess server = track(RedisProcess.start());
+		template(server.port(), BatchOptions.defaults()).execute((batch) -> batch.incr("n"));
+
+		assertThat(server.call("DBSIZE")).isEqualTo(1L);
+	}
+
+	@Test
+	void markersOfAnsweredChunksAreRemoved() {
+		RedisProcess server = track(RedisProcess.start());
+		StringBatchTemplate template = template(server.port(),
+				BatchOptions.builder().exactlyOnce(true).chunkSize(10).build());
+
+		template.execute((batch) -> {
+			for (int i = 0; i < 100; i++) {
+				batch.incr("n");
+			}
+		});
+
+		// each chunk removes the markers of the chunks answered before it was written,
+		// and the last ones go as the batch gives its connection back
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat((List<?>) server.call("KEYS", ExactlyOnce.MARKER_PREFIX + "*")).isEmpty());
+		assertThat(server.call("GET", "n")).isEqualTo("100");
+		assertThat(server.call("DBSIZE")).isEqualTo(1L);
+	}
+
+	private static long counter(RedisProcess server) {
+		Object value = server.call("GET", "counter");
+		return (value != null) ? Long.parseLong(String.valueOf(value)) : 0;
+	}
+
+	private StringBatchTemplate template(int port, BatchOptions options) {
+		BatchConnectionPool pool = track(
+				BatchConnectionPool.builder(RedisURI.builder().withHost("127.0.0.1").withPort(port).build()).build());
+		return new StringBatchTemplate(pool, options);
+	}
+
+	private <T extends AutoCloseable> T track(T resource) {
+		return this.resources.track(resource);
+	}
+
+}
