@@ -126,7 +126,7 @@ public final class FenceRules {
 	 */
 	public static ArchRule onlyTheFenceUsesReflection() {
 		DescribedPredicate<JavaMethodCall> reflective = DescribedPredicate.describe(
-				"a method that makes members accessible, reads or writes a field, or loads a class by name",
+				"it makes members accessible, reads or writes a field, or loads a class by name",
 				FenceRules::isReflective);
 		DescribedPredicate<JavaClass> reflectiveTypes = DescribedPredicate
 			.describe("are " + String.join(", ", REFLECTIVE_TYPES), (type) -> matchesAny(type, REFLECTIVE_TYPES));
@@ -140,7 +140,8 @@ public final class FenceRules {
 	}
 
 	private static DescribedPredicate<JavaClass> outsideTheFence() {
-		return resideOutsideOfPackages(FENCE + "..", FenceRules.class.getPackageName() + "..");
+		return resideOutsideOfPackages(FENCE + "..", FenceRules.class.getPackageName() + "..")
+			.as("reside outside the fence (%s) and the test support", FENCE);
 	}
 
 	static boolean isBeyondTheAllowList(JavaClass type) {
