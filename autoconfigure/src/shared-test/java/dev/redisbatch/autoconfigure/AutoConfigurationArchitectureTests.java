@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.redisbatch.testsupport.FenceRules;
 import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +17,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * Keeps the Boot module honest: it holds the auto-configuration package and nothing else,
- * nothing in the library knows it, and auto-configurations are public, final and expose
- * nothing else. The library's own rules are in the core module's architecture tests.
+ * nothing in the library knows it, auto-configurations are public, final and expose
+ * nothing else, and it relies on no insides of other libraries ({@link FenceRules}). The
+ * library's own rules are in the core module's architecture tests.
  */
 @VersionIndependent
 class AutoConfigurationArchitectureTests {
@@ -25,6 +27,13 @@ class AutoConfigurationArchitectureTests {
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.redisbatch");
+
+	/**
+	 * This module's classes alone: the library's are core's to check.
+	 */
+	private static final JavaClasses MODULE = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("dev.redisbatch.autoconfigure");
 
 	@Test
 	void theBootModuleHoldsOnlyTheAutoConfigurationPackage() {
@@ -66,6 +75,16 @@ class AutoConfigurationArchitectureTests {
 			.notBePublic()
 			.allowEmptyShould(true)
 			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFenceReliesOnTheInsidesOfLettuceNettyAndSpringDataRedis() {
+		FenceRules.onlyTheFenceReliesOnTheInsidesOfOtherLibraries().check(MODULE);
+	}
+
+	@Test
+	void onlyTheFenceUsesReflection() {
+		FenceRules.onlyTheFenceUsesReflection().check(MODULE);
 	}
 
 }

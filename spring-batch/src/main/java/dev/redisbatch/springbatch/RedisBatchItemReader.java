@@ -1,15 +1,7 @@
 package dev.redisbatch.springbatch;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-
 import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
-import dev.redisbatch.KeyScanner;
-import dev.redisbatch.Response;
 import dev.redisbatch.ScanCursor;
 import org.jspecify.annotations.Nullable;
 
@@ -17,8 +9,6 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.util.Assert;
-import org.springframework.util.StringUtils;
 
 /**
  * A restartable Spring Batch {@code ItemReader} of Redis keys and their values: keys come
@@ -55,36 +45,10 @@ import org.springframework.util.StringUtils;
  */
 public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<RedisKeyValue<K, R>> {
 
-	private final BatchTemplate<K, V> template;
+	private final ScanPageReader<K, V, R> reader;
 
-	private final KeyFetcher<K, V, R> fetcher;
-
-	private final ScanOptions scanOptions;
-
-	private final BatchOptions options;
-
-	private final String cursorKey;
-
-	private final boolean saveState;
-
-	private final ArrayDeque<RedisKeyValue<K, R>> buffer = new ArrayDeque<>();
-
-	private @Nullable KeyScanner<K> scanner;
-
-	private @Nullable List<K> page;
-
-	/**
-	 * The position after the last page whose items were all handed out.
-	 */
-	private ScanCursor checkpoint = ScanCursor.start();
-
-	private RedisBatchItemReader(Builder<K, V, R> builder) {
-		this.template = builder.template;
-		this.fetcher = builder.fetcher;
-		this.scanOptions = builder.scanOptions;
-		this.options = builder.options;
-		this.cursorKey = builder.name + ".cursor";
-		this.saveState = builder.saveState;
+	private RedisBatchItemReader(ScanPageReader<K, V, R> reader) {
+		this.reader = reader;
 	}
 
 	/**
@@ -97,87 +61,32 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 	 * @return a builder
 	 */
 	public static <K, V, R> Builder<K, V, R> builder(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
-		Assert.notNull(template, "template must not be null");
-		Assert.notNull(fetcher, "fetcher must not be null");
-		return new Builder<>(template, fetcher);
+		return new Builder<>(ScanPageReader.settings(template, fetcher));
 	}
 
 	@Override
-	public synchronized void open(ExecutionContext executionContext) {
-		ScanCursor from = ScanCursor.start();
-		if (this.saveState && executionContext.containsKey(this.cursorKey)) {
-			try {
-				from = ScanCursor.fromToken(executionContext.getString(this.cursorKey));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new ItemStreamException("Cannot resume from '" + this.cursorKey
-						+ "' of the step's execution context: " + ex.getMessage(), ex);
-			}
+	public void open(ExecutionContext executionContext) {
+		try {
+			this.reader.open(new ExecutionContextState(executionContext));
 		}
-		this.buffer.clear();
-		this.page = null;
-		this.checkpoint = from;
-		this.scanner = this.template.scanKeys(this.scanOptions, from);
+		catch (UnreadableStateException ex) {
+			throw new ItemStreamException(ex.getMessage(), ex.getCause());
+		}
 	}
 
 	@Override
-	public synchronized @Nullable RedisKeyValue<K, R> read() {
-		KeyScanner<K> current = this.scanner;
-		Assert.state(current != null, "The reader was not opened");
-		while (this.buffer.isEmpty()) {
-			if (this.page == null) {
-				// every item of the pages so far was handed out
-				this.checkpoint = current.cursor();
-				if (!current.hasNext()) {
-					return null;
-				}
-				this.page = current.next();
-			}
-			List<K> keys = this.page;
-			if (!keys.isEmpty()) {
-				fetch(keys);
-			}
-			// fetched (a failed fetch is tried again by the next read)
-			this.page = null;
-		}
-		return this.buffer.poll();
-	}
-
-	private void fetch(List<K> keys) {
-		List<Response<? extends @Nullable R>> values = new ArrayList<>(keys.size());
-		this.template.execute(this.options, (batch) -> {
-			for (K key : keys) {
-				values.add(this.fetcher.fetch(batch, key));
-			}
-		});
-		for (int i = 0; i < keys.size(); i++) {
-			R value = values.get(i).get();
-			if (!isGone(value)) {
-				this.buffer.add(new RedisKeyValue<>(keys.get(i), value));
-			}
-		}
-	}
-
-	private static boolean isGone(@Nullable Object value) {
-		return value == null || (value instanceof Collection<?> collection && collection.isEmpty())
-				|| (value instanceof Map<?, ?> map && map.isEmpty());
+	public @Nullable RedisKeyValue<K, R> read() {
+		return this.reader.read();
 	}
 
 	@Override
-	public synchronized void update(ExecutionContext executionContext) {
-		if (!this.saveState || this.scanner == null) {
-			return;
-		}
-		boolean pageHandedOut = this.buffer.isEmpty() && this.page == null;
-		ScanCursor position = pageHandedOut ? this.scanner.cursor() : this.checkpoint;
-		executionContext.putString(this.cursorKey, position.toToken());
+	public void update(ExecutionContext executionContext) {
+		this.reader.update(new ExecutionContextState(executionContext));
 	}
 
 	@Override
-	public synchronized void close() {
-		this.scanner = null;
-		this.buffer.clear();
-		this.page = null;
+	public void close() {
+		this.reader.close();
 	}
 
 	/**
@@ -190,21 +99,10 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 	 */
 	public static final class Builder<K, V, R> {
 
-		private final BatchTemplate<K, V> template;
+		private final ScanPageReader.Settings<K, V, R> settings;
 
-		private final KeyFetcher<K, V, R> fetcher;
-
-		private ScanOptions scanOptions = ScanOptions.NONE;
-
-		private BatchOptions options = BatchOptions.builder().name("spring-batch-reader").build();
-
-		private String name = "redisBatchItemReader";
-
-		private boolean saveState = true;
-
-		private Builder(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
-			this.template = template;
-			this.fetcher = fetcher;
+		private Builder(ScanPageReader.Settings<K, V, R> settings) {
+			this.settings = settings;
 		}
 
 		/**
@@ -214,8 +112,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return this builder
 		 */
 		public Builder<K, V, R> name(String name) {
-			Assert.isTrue(StringUtils.hasText(name), "name must not be empty");
-			this.name = name;
+			this.settings.name(name);
 			return this;
 		}
 
@@ -227,8 +124,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return this builder
 		 */
 		public Builder<K, V, R> scanOptions(ScanOptions scanOptions) {
-			Assert.notNull(scanOptions, "scanOptions must not be null");
-			this.scanOptions = scanOptions;
+			this.settings.scanOptions(scanOptions);
 			return this;
 		}
 
@@ -239,8 +135,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return this builder
 		 */
 		public Builder<K, V, R> options(BatchOptions options) {
-			Assert.notNull(options, "options must not be null");
-			this.options = options;
+			this.settings.options(options);
 			return this;
 		}
 
@@ -251,7 +146,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return this builder
 		 */
 		public Builder<K, V, R> saveState(boolean saveState) {
-			this.saveState = saveState;
+			this.settings.saveState(saveState);
 			return this;
 		}
 
@@ -260,9 +155,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return the reader
 		 */
 		public RedisBatchItemReader<K, V, R> build() {
-			// invalid options fail here rather than when the step opens the reader
-			this.template.scanKeys(this.scanOptions, null);
-			return new RedisBatchItemReader<>(this);
+			return new RedisBatchItemReader<>(this.settings.build());
 		}
 
 	}

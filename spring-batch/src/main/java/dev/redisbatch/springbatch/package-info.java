@@ -1,10 +1,13 @@
 /**
- * Spring Batch support on redis-batch:
+ * Spring Batch support on redis-batch, for Spring Batch 6:
  * {@link dev.redisbatch.springbatch.RedisBatchItemWriter} writes each chunk as one
  * pipelined batch and maps every command's outcome onto Spring Batch's retry and skip
  * without running a command twice;
  * {@link dev.redisbatch.springbatch.RedisBatchItemReader} reads keys by {@code SCAN} on
- * every master and their values by pipelined reads, and is restartable.
+ * every master and their values by pipelined reads, and is restartable. Both implement
+ * Spring Batch 6's item interfaces on the logic of
+ * {@code redis-batch-spring-batch-common} (the same package), where the mappers, fetchers
+ * and exceptions live too.
  * <p>
  * There is no auto-configuration, on purpose, as in Spring Boot's own batch support: Boot
  * configures the job infrastructure (the job repository, the operator, running jobs at

@@ -2,7 +2,6 @@ package dev.redisbatch.springbatch;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.batch.infrastructure.item.Chunk;
 import org.springframework.data.util.Version;
 
 /**
@@ -14,7 +13,8 @@ import org.springframework.data.util.Version;
  * streams, so the writer is never told that the item is gone, and refuses the next item
  * as one it did not write at that position: the step fails instead of skipping. It is
  * checked when a writer is built, so that such an application fails at startup with a
- * sentence that says what to do, not in the middle of a job.
+ * sentence that says what to do, not in the middle of a job. Each line's writer passes
+ * the version of the Spring Batch it was built for, as that line's jar names it.
  */
 final class SpringBatchRequirement {
 
@@ -28,16 +28,10 @@ final class SpringBatchRequirement {
 	}
 
 	/**
-	 * Check the Spring Batch on the classpath (its jars are released together). A Spring
-	 * Batch whose version is not known (no jar manifest, as in a native image) passes.
-	 * @throws IllegalStateException if it is older than its line's oldest
-	 */
-	static void check() {
-		check(Chunk.class.getPackage().getImplementationVersion());
-	}
-
-	/**
-	 * Check a Spring Batch version as its jars name it (e.g. {@code 6.0.4}).
+	 * Check a Spring Batch version as its jars name it (e.g. {@code 6.0.4}; its jars are
+	 * released together, so any of them tells). A Spring Batch whose version is not known
+	 * (no jar manifest, as in a native image) passes.
+	 * @param implementationVersion the implementation version of a Spring Batch jar
 	 * @throws IllegalStateException if it is older than its line's oldest
 	 */
 	static void check(@Nullable String implementationVersion) {

@@ -3,6 +3,7 @@ package dev.redisbatch.springbatch;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.redisbatch.testsupport.FenceRules;
 import dev.redisbatch.testsupport.VersionIndependent;
 import org.junit.jupiter.api.Test;
 
@@ -10,8 +11,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * Keeps the module honest: it builds on the public API of redis-batch, knows nothing of
- * Spring Boot (there is no auto-configuration on purpose), and needs only Spring Batch's
- * infrastructure (item readers and writers), never its core (jobs, steps, repositories).
+ * Spring Boot (there is no auto-configuration on purpose), needs only Spring Batch's
+ * infrastructure (item readers and writers), never its core (jobs, steps, repositories),
+ * and relies on no insides of other libraries ({@link FenceRules}). The Spring Batch 5
+ * module compiles these tests with its own build of the sources, and checks that too.
  */
 @VersionIndependent
 class SpringBatchArchitectureTests {
@@ -36,6 +39,16 @@ class SpringBatchArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.redisbatch.protocol..", "dev.redisbatch.annotation..")
 			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFenceReliesOnTheInsidesOfLettuceNettyAndSpringDataRedis() {
+		FenceRules.onlyTheFenceReliesOnTheInsidesOfOtherLibraries().check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFenceUsesReflection() {
+		FenceRules.onlyTheFenceUsesReflection().check(CLASSES);
 	}
 
 }

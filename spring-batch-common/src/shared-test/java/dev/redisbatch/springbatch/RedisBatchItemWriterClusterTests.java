@@ -13,10 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.batch.core.BatchStatus;
-import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
-import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,14 +38,13 @@ class RedisBatchItemWriterClusterTests {
 						RedisItemMappers.value((Integer id) -> "order:" + id, (id) -> "v" + id, Duration.ofHours(1)))
 				.name("orders")
 				.build();
-			Step step = new StepBuilder("orders", jobs.repository()).<Integer, Integer>chunk(1_000)
+			var step = new StepBuilder("orders", jobs.repository()).<Integer, Integer>chunk(1_000)
 				.reader(new IdReader(20_000))
 				.writer(writer)
 				.transactionManager(jobs.transactionManager())
 				.build();
 
-			JobExecution execution = jobs.start(new JobBuilder("orders", jobs.repository()).start(step).build(),
-					new JobParametersBuilder().toJobParameters());
+			var execution = jobs.start(new JobBuilder("orders", jobs.repository()).start(step).build());
 
 			assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
 			long keys = 0;

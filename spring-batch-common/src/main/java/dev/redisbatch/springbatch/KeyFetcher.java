@@ -9,7 +9,7 @@ import dev.redisbatch.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records the read that fetches the value of one key: what {@link RedisBatchItemReader}
+ * Records the read that fetches the value of one key: what {@code RedisBatchItemReader}
  * runs for every key of a {@code SCAN} page, all of a page in one batch.
  *
  * <pre class="code">

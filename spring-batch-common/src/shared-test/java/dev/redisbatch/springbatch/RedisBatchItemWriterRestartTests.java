@@ -17,12 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.batch.core.BatchStatus;
-import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
-import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.builder.StepBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A job whose Redis server is killed ({@code SIGKILL}) in the middle of a chunk, while
  * commands are in flight, fails; restarted once the server is back (with its append-only
- * file, so that what it acknowledged survives), it completes: no item lost, and no
- * command that is not idempotent applied twice, counted on the server.
+ * file, so that what it acknowledged survives), it completes with an idempotent mapper:
+ * no item lost, every value and its expiry on the server. (With a mapper that is not
+ * idempotent the restart needs Spring Batch 6.0.6:
+ * {@code RedisBatchItemWriterCounterRestartTests}.)
  */
 @EveryLine
 class RedisBatchItemWriterRestartTests {
@@ -63,41 +60,6 @@ class RedisBatchItemWriterRestartTests {
 	}
 
 	@Test
-	void countersIncrementedOncePerItemAreAllOneAfterAKillAndARestart() {
-		AtomicBoolean killed = new AtomicBoolean();
-		RedisItemMapper<String, String, Integer> mapper = (batch, id) -> {
-			killOnce(id, killed);
-			batch.incr("visits:" + id);
-		};
-		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter.builder(this.template, mapper)
-			.name("visits")
-			.options(BatchOptions.builder().chunkSize(50).build())
-			.appliedCheck((batch, id) -> batch.exists("visits:" + id))
-			.build();
-		Job job = job(writer);
-
-		JobExecution first = this.jobs.start(job, new JobParametersBuilder().toJobParameters());
-
-		assertThat(first.getStatus()).isEqualTo(BatchStatus.FAILED);
-		StepExecution failedStep = first.getStepExecutions().iterator().next();
-		assertThat(failedStep.getWriteCount()).isEqualTo(2_000);
-		assertThat(failedStep.getExecutionContext().getString("visits.ledger"))
-			.as("the outcomes of the failed chunk's items are saved for the restart")
-			.startsWith("l1:");
-		this.server.restart();
-		assertThat(this.server.call("GET", "visits:1999")).as("the append-only file kept the committed chunks")
-			.isEqualTo("1");
-
-		JobExecution second = this.jobs.restart(job, first);
-
-		assertThat(second.getStatus()).isEqualTo(BatchStatus.COMPLETED);
-		assertThat(second.getStepExecutions().iterator().next().getReadCount()).as("resumed at the last commit")
-			.isEqualTo(ITEMS - 2_000);
-		assertThat(RedisBatchItemWriterFaultToleranceTests.counters(this.template, ITEMS)).containsOnly("1");
-		assertThat(this.server.call("DBSIZE")).isEqualTo((long) ITEMS);
-	}
-
-	@Test
 	void valuesWithATtlAreAllWrittenAfterAKillAndARestart() {
 		AtomicBoolean killed = new AtomicBoolean();
 		RedisItemMapper<String, String, Integer> values = RedisItemMappers.value((Integer id) -> "order:" + id,
@@ -110,12 +72,20 @@ class RedisBatchItemWriterRestartTests {
 			.name("orders")
 			.options(BatchOptions.builder().chunkSize(50).build())
 			.build();
-		Job job = job(writer);
+		var step = new StepBuilder("write", this.jobs.repository()).<Integer, Integer>chunk(1_000)
+			.reader(new IdReader(ITEMS))
+			.writer(writer)
+			.transactionManager(this.jobs.transactionManager())
+			.faultTolerant()
+			.retry(ItemNotSentException.class)
+			.retryLimit(2)
+			.build();
+		var job = new JobBuilder("write", this.jobs.repository()).start(step).build();
 
-		JobExecution first = this.jobs.start(job, new JobParametersBuilder().toJobParameters());
+		var first = this.jobs.start(job);
 		assertThat(first.getStatus()).isEqualTo(BatchStatus.FAILED);
 		this.server.restart();
-		JobExecution second = this.jobs.restart(job, first);
+		var second = this.jobs.restart(job, first);
 
 		assertThat(second.getStatus()).isEqualTo(BatchStatus.COMPLETED);
 		List<String> keys = IntStream.range(0, ITEMS).mapToObj((id) -> "order:" + id).toList();
@@ -132,18 +102,6 @@ class RedisBatchItemWriterRestartTests {
 		if (id == 2_550 && killed.compareAndSet(false, true)) {
 			this.server.kill();
 		}
-	}
-
-	private Job job(RedisBatchItemWriter<String, String, Integer> writer) {
-		Step step = new StepBuilder("write", this.jobs.repository()).<Integer, Integer>chunk(1_000)
-			.reader(new IdReader(ITEMS))
-			.writer(writer)
-			.transactionManager(this.jobs.transactionManager())
-			.faultTolerant()
-			.retry(ItemNotSentException.class)
-			.retryLimit(2)
-			.build();
-		return new JobBuilder("write", this.jobs.repository()).start(step).build();
 	}
 
 	private <T extends AutoCloseable> T track(T resource) {

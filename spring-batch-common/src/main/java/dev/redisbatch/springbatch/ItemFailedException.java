@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.NonTransientDataAccessException;
 
 /**
- * Thrown by {@link RedisBatchItemWriter} when Redis refused a command of an item
+ * Thrown by {@code RedisBatchItemWriter} when Redis refused a command of an item
  * ({@code FAILED}, such as {@code WRONGTYPE}): the command did not run, and sending it
  * again would fail again. Skippable: with {@code skip(ItemFailedException.class)}, Spring
  * Batch writes the chunk again item by item, and the writer throws this exception for

@@ -13,14 +13,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.batch.infrastructure.item.Chunk;
-import org.springframework.batch.infrastructure.item.ExecutionContext;
-import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -51,37 +49,37 @@ class RedisBatchItemWriterTests {
 
 	@Test
 	void whatAChunkRanIsKeptUntilItsCommitAndARestartedWriterDoesNotRunItAgain(RedisProcess server) {
-		ExecutionContext context = new ExecutionContext();
+		var context = ItemStreams.context();
 		RedisBatchItemWriter<String, String, Integer> first = writer();
 		first.open(context);
-		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2, 3))));
+		inTransaction(() -> first.write(ItemStreams.chunk(1, 2, 3)));
 		assertThat(context.getString("visits.ledger")).as("kept until the commit").startsWith("l1:S");
 
 		// the step fails before its commit, and is restarted: a new writer, the saved
 		// context, the same items read again
 		RedisBatchItemWriter<String, String, Integer> restarted = writer();
-		restarted.open(new ExecutionContext(context));
-		restarted.write(new Chunk<>(List.of(1, 2, 3, 4)));
+		restarted.open(ItemStreams.copy(context));
+		restarted.write(ItemStreams.chunk(1, 2, 3, 4));
 
 		assertThat(this.template.getAll(List.of("visits:1", "visits:2", "visits:3", "visits:4"))).containsOnly("1");
-		ExecutionContext committed = new ExecutionContext(context);
+		var committed = ItemStreams.copy(context);
 		restarted.update(committed);
 		assertThat(committed.containsKey("visits.ledger")).as("dropped at the commit").isFalse();
-		restarted.write(new Chunk<>(List.of(1)));
+		restarted.write(ItemStreams.chunk(1));
 		assertThat(server.call("GET", "visits:1")).as("after the commit, a new item").isEqualTo("2");
 	}
 
 	@Test
 	void aRestartThatReadsOtherItemsIsRefusedAndSendsNothing(RedisProcess server) {
-		ExecutionContext context = new ExecutionContext();
+		var context = ItemStreams.context();
 		RedisBatchItemWriter<String, String, Integer> first = writer();
 		first.open(context);
-		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2, 3))));
+		inTransaction(() -> first.write(ItemStreams.chunk(1, 2, 3)));
 
 		RedisBatchItemWriter<String, String, Integer> restarted = writer();
 		restarted.open(context);
 
-		assertThatIllegalStateException().isThrownBy(() -> restarted.write(new Chunk<>(List.of(7, 8, 9))))
+		assertThatIllegalStateException().isThrownBy(() -> restarted.write(ItemStreams.chunk(7, 8, 9)))
 			.withMessageContaining("Item #0 of the chunk is not the item the writer 'visits' wrote")
 			.withMessageContaining("Nothing was sent")
 			.withMessageContaining("visits.ledger");
@@ -92,30 +90,30 @@ class RedisBatchItemWriterTests {
 	void anIdempotentWriterForgetsWhatItKnewWhenOtherItemsComeAndWritesThem(RedisProcess server) {
 		RedisItemMapper<String, String, Integer> values = RedisItemMappers.value((Integer id) -> "order:" + id,
 				(id) -> "v" + id, null);
-		ExecutionContext context = new ExecutionContext();
+		var context = ItemStreams.context();
 		RedisBatchItemWriter<String, String, Integer> first = RedisBatchItemWriter.builder(this.template, values)
 			.name("orders")
 			.build();
 		first.open(context);
-		inTransaction(() -> first.write(new Chunk<>(List.of(1, 2))));
+		inTransaction(() -> first.write(ItemStreams.chunk(1, 2)));
 
 		RedisBatchItemWriter<String, String, Integer> restarted = RedisBatchItemWriter.builder(this.template, values)
 			.name("orders")
 			.build();
 		restarted.open(context);
-		restarted.write(new Chunk<>(List.of(5, 6)));
+		restarted.write(ItemStreams.chunk(5, 6));
 
 		assertThat(this.template.getAll(List.of("order:5", "order:6"))).containsExactly("v5", "v6");
 	}
 
 	@Test
 	void outsideATransactionAWriteThatSucceededIsFinal(RedisProcess server) {
-		ExecutionContext context = new ExecutionContext();
+		var context = ItemStreams.context();
 		RedisBatchItemWriter<String, String, Integer> writer = writer();
 		writer.open(context);
 
-		writer.write(new Chunk<>(List.of(1, 2)));
-		writer.write(new Chunk<>(List.of(1, 2)));
+		writer.write(ItemStreams.chunk(1, 2));
+		writer.write(ItemStreams.chunk(1, 2));
 
 		assertThat(context.containsKey("visits.ledger")).isFalse();
 		assertThat(this.template.getAll(List.of("visits:1", "visits:2"))).containsOnly("2");
@@ -125,7 +123,7 @@ class RedisBatchItemWriterTests {
 	void aWriterThatWasNotOpenedRefusesANonIdempotentMapper(RedisProcess server) {
 		RedisBatchItemWriter<String, String, Integer> writer = writer();
 
-		assertThatIllegalStateException().isThrownBy(() -> writer.write(new Chunk<>(List.of(1))))
+		assertThatIllegalStateException().isThrownBy(() -> writer.write(ItemStreams.chunk(1)))
 			.withMessageContaining("was not opened as an ItemStream");
 		assertThat(server.call("EXISTS", "visits:1")).isEqualTo(0L);
 	}
@@ -141,10 +139,15 @@ class RedisBatchItemWriterTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RedisItemMappers.value((Integer id) -> "k", (id) -> "v", java.time.Duration.ZERO))
 			.withMessage("ttl must be at least 1 ms but was PT0S");
-		ExecutionContext damaged = new ExecutionContext();
+		var damaged = ItemStreams.context();
 		damaged.putString("visits.ledger", "not a ledger");
-		assertThatExceptionOfType(ItemStreamException.class).isThrownBy(() -> writer().open(damaged))
+		assertThatExceptionOfType(ItemStreams.STREAM_EXCEPTION).isThrownBy(() -> writer().open(damaged))
 			.withMessageContaining("cannot read what it saved in 'visits.ledger'");
+	}
+
+	@Test
+	void theWriterBuildsOnTheSpringBatchOfItsLine() {
+		assertThatNoException().isThrownBy(this::writer);
 	}
 
 	/**

@@ -5,7 +5,7 @@ import dev.redisbatch.Response;
 
 /**
  * Tells whether the commands of an item whose outcome is {@code UNKNOWN} (sent, no reply)
- * took effect, by reading Redis: what {@link RedisBatchItemWriter} asks before it writes
+ * took effect, by reading Redis: what {@code RedisBatchItemWriter} asks before it writes
  * such an item again with a mapper that is not idempotent. The checks of a chunk run as
  * one batch.
  *

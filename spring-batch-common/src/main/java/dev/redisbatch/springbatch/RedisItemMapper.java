@@ -3,7 +3,7 @@ package dev.redisbatch.springbatch;
 import dev.redisbatch.Batch;
 
 /**
- * Records the Redis commands that write one item: called by {@link RedisBatchItemWriter}
+ * Records the Redis commands that write one item: called by {@code RedisBatchItemWriter}
  * for every item of a chunk, inside the one batch that writes the chunk.
  *
  * <pre class="code">

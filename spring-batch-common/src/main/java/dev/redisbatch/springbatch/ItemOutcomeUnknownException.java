@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.NonTransientDataAccessException;
 
 /**
- * Thrown by {@link RedisBatchItemWriter} when commands of an item that are not idempotent
+ * Thrown by {@code RedisBatchItemWriter} when commands of an item that are not idempotent
  * were sent and no reply came ({@code UNKNOWN}): they may or may not have run, so the
  * writer neither sends them again (that could run them twice) nor takes them as written
  * (that could lose the item). The chunk fails; so does every later attempt at it, until

@@ -19,14 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.batch.core.BatchStatus;
-import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.annotation.OnSkipInWrite;
 import org.springframework.batch.core.job.builder.JobBuilder;
-import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.listener.SkipListener;
-import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Keys and values never reach the logs of a job: items refused by Redis and skipped, and
@@ -41,6 +39,11 @@ class SpringBatchLogSecrecyTests {
 
 	@Test
 	void skippedAndFailedChunksLogNoKeyAndNoValue(RedisProcess server, CapturedOutput output) {
+		assumeTrue(Jobs.SKIPS_REFUSED_ITEMS_OF_ANY_MAPPER,
+				"Spring Batch 5.2 skips no item of this job: its mapper is not idempotent, so the writer refuses the "
+						+ "item-by-item scan of the first chunk with a refused item, and the step fails there, before "
+						+ "any item is skipped and before the replies of a later chunk are lost (SpringBatch5LimitsTests "
+						+ "tests that failure); this test needs both in the log");
 		server.call("SET", TestSecrets.key("odd"), TestSecrets.value("a string"));
 		AtomicBoolean lost = new AtomicBoolean();
 		try (Jobs jobs = Jobs.inMemory();
@@ -61,26 +64,19 @@ class SpringBatchLogSecrecyTests {
 				.name("secrets")
 				.options(BatchOptions.builder().chunkSize(20).build())
 				.build();
-			Step step = new StepBuilder("secrets", jobs.repository()).<Integer, Integer>chunk(50)
+			var step = new StepBuilder("secrets", jobs.repository()).<Integer, Integer>chunk(50)
 				.reader(new IdReader(200))
 				.writer(writer)
 				.transactionManager(jobs.transactionManager())
 				.faultTolerant()
 				.skip(ItemFailedException.class)
 				.skipLimit(100)
-				.skipListener(new SkipListener<Integer, Integer>() {
-
-					@Override
-					public void onSkipInWrite(Integer item, Throwable failure) {
-						// as an application would log a skipped item
-						logger.warn("Skipped item " + item, failure);
-					}
-
-				})
+				// annotated, as Spring Batch 5 and 6 both register it (their SkipListener
+				// interfaces live in different packages)
+				.listener(new SkippedItemLogger())
 				.build();
 
-			JobExecution execution = jobs.start(new JobBuilder("secrets", jobs.repository()).start(step).build(),
-					new JobParametersBuilder().toJobParameters());
+			var execution = jobs.start(new JobBuilder("secrets", jobs.repository()).start(step).build());
 
 			// as an application would log a failed job
 			execution.getAllFailureExceptions().forEach((failure) -> logger.error("Job failed", failure));
@@ -90,6 +86,18 @@ class SpringBatchLogSecrecyTests {
 		assertThat(output.getAll()).contains("WRONGTYPE")
 			.contains("may or may not have run")
 			.doesNotContain(TestSecrets.MARKER);
+	}
+
+	/**
+	 * Logs a skipped item with its failure, as an application would.
+	 */
+	public static final class SkippedItemLogger {
+
+		@OnSkipInWrite
+		public void onSkipInWrite(Integer item, Throwable failure) {
+			logger.warn("Skipped item " + item, failure);
+		}
+
 	}
 
 }

@@ -20,14 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.batch.core.BatchStatus;
-import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
-import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.builder.StepBuilder;
-import org.springframework.batch.infrastructure.item.ItemWriter;
 import org.springframework.data.redis.core.ScanOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,27 +93,29 @@ class RedisBatchItemReaderRestartTests {
 			.build();
 		Set<String> written = new HashSet<>();
 		AtomicInteger chunks = new AtomicInteger();
-		ItemWriter<RedisKeyValue<String, String>> writer = (chunk) -> {
-			if (chunks.incrementAndGet() == 9) {
-				throw new IllegalStateException("the first run fails at its 9th chunk");
-			}
-			for (RedisKeyValue<String, String> item : chunk) {
-				assertThat(item.value()).isEqualTo("value-" + item.key().substring("item:".length()));
-				written.add(item.key());
-			}
-		};
-		Step step = new StepBuilder("export", this.jobs.repository())
+		var step = new StepBuilder("export", this.jobs.repository())
 			.<RedisKeyValue<String, String>, RedisKeyValue<String, String>>chunk(500)
 			.reader(reader)
-			.writer(writer)
+			.writer((chunk) -> {
+				if (chunks.incrementAndGet() == 9) {
+					throw new IllegalStateException("the first run fails at its 9th chunk");
+				}
+				for (RedisKeyValue<String, String> item : chunk) {
+					assertThat(item.value()).isEqualTo("value-" + item.key().substring("item:".length()));
+					written.add(item.key());
+				}
+			})
 			.transactionManager(this.jobs.transactionManager())
 			.build();
-		Job job = new JobBuilder("export", this.jobs.repository()).start(step).build();
+		var job = new JobBuilder("export", this.jobs.repository()).start(step).build();
 
-		JobExecution first = this.jobs.start(job, new JobParametersBuilder().toJobParameters());
-		JobExecution second = this.jobs.restart(job, first);
+		var first = this.jobs.start(job);
+		var firstStep = first.getStepExecutions().iterator().next();
+		var second = this.jobs.restart(job, first);
 
-		return new Runs(first, second, written, entries.keySet());
+		return new Runs(first.getStatus(), firstStep.getWriteCount(),
+				firstStep.getExecutionContext().getString("items.cursor"), second.getStatus(),
+				second.getStepExecutions().iterator().next().getReadCount(), written, entries.keySet());
 	}
 
 	private <T extends AutoCloseable> T track(T resource) {
@@ -127,25 +123,21 @@ class RedisBatchItemReaderRestartTests {
 		return resource;
 	}
 
-	private record Runs(JobExecution first, JobExecution second, Set<String> written, Set<String> expected) {
-
-		String savedCursor() {
-			return step(this.first).getExecutionContext().getString("items.cursor");
-		}
+	/**
+	 * What the two runs did.
+	 */
+	private record Runs(BatchStatus firstStatus, long firstWrites, String savedCursor, BatchStatus secondStatus,
+			long secondReads, Set<String> written, Set<String> expected) {
 
 		void assertResumedAndComplete() {
-			assertThat(this.first.getStatus()).isEqualTo(BatchStatus.FAILED);
-			assertThat(step(this.first).getWriteCount()).isEqualTo(4_000);
-			assertThat(this.second.getStatus()).isEqualTo(BatchStatus.COMPLETED);
-			long reread = step(this.second).getReadCount() - (KEYS - 4_000);
+			assertThat(this.firstStatus).isEqualTo(BatchStatus.FAILED);
+			assertThat(this.firstWrites).isEqualTo(4_000);
+			assertThat(this.secondStatus).isEqualTo(BatchStatus.COMPLETED);
+			long reread = this.secondReads - (KEYS - 4_000);
 			// the restart reads again at most the pages that were not fully handed out
 			// at the last commit (SCAN pages hold about COUNT keys), never everything
 			assertThat(reread).isBetween(0L, 1_000L);
 			assertThat(this.written).isEqualTo(this.expected);
-		}
-
-		private static StepExecution step(JobExecution execution) {
-			return execution.getStepExecutions().iterator().next();
 		}
 
 	}

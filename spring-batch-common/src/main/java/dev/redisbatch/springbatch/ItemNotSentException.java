@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.TransientDataAccessException;
 
 /**
- * Thrown by {@link RedisBatchItemWriter} when some items of a chunk were not written but
+ * Thrown by {@code RedisBatchItemWriter} when some items of a chunk were not written but
  * may safely be written again: their commands were not sent ({@code NOT_SENT}), or their
  * outcome is {@code UNKNOWN} and they are idempotent or can be checked with an
  * {@link AppliedCheck}. Retryable: a retried write sends only what is left. It is a

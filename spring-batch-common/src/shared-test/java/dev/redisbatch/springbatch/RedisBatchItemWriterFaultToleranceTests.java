@@ -3,7 +3,6 @@ package dev.redisbatch.springbatch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
@@ -21,22 +20,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.batch.core.BatchStatus;
-import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
-import org.springframework.batch.core.job.parameters.JobParametersBuilder;
-import org.springframework.batch.core.listener.SkipListener;
-import org.springframework.batch.core.step.Step;
-import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.builder.StepBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link RedisBatchItemWriter} in real Spring Batch jobs (chunk-oriented steps, JDBC job
- * repository on in-memory H2) against a real server: refused items reach skip listeners,
- * lost replies are settled, and no command that is not idempotent runs twice, counted on
- * the server.
+ * repository on in-memory H2) against a real server: lost replies are settled on retry,
+ * and no command that is not idempotent runs twice, counted on the server. (The skip of
+ * refused items is tested where it is supported, on Spring Batch 6.0.6:
+ * {@code RedisBatchItemWriterSkipTests}.)
  */
 @ExtendWith(RedisServerExtension.class)
 @EveryLine
@@ -59,58 +53,6 @@ class RedisBatchItemWriterFaultToleranceTests {
 	}
 
 	@Test
-	void skipListenersReceiveRefusedItemsWithTheRedisErrorAndNoCommandRunsTwice(RedisProcess server) {
-		StringBatchTemplate template = template(server.port(), Duration.ofSeconds(10));
-		server.call("SET", "tags:odd", "a string, so SADD answers WRONGTYPE");
-		RedisItemMapper<String, String, Integer> mapper = (batch, id) -> {
-			batch.incr("visits:" + id);
-			batch.sadd((id % 10 == 3) ? "tags:odd" : "tags:even", "member-" + id);
-		};
-		List<Integer> skipped = new CopyOnWriteArrayList<>();
-		List<Throwable> errors = new CopyOnWriteArrayList<>();
-		SkipListener<Integer, Integer> listener = new SkipListener<>() {
-
-			@Override
-			public void onSkipInWrite(Integer item, Throwable failure) {
-				skipped.add(item);
-				errors.add(failure);
-			}
-
-		};
-		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter.builder(template, mapper)
-			.name("visits")
-			.build();
-		Step step = new StepBuilder("visits", this.jobs.repository()).<Integer, Integer>chunk(25)
-			.reader(new IdReader(200))
-			.writer(writer)
-			.transactionManager(this.jobs.transactionManager())
-			.faultTolerant()
-			.skip(ItemFailedException.class)
-			.skipLimit(100)
-			.skipListener(listener)
-			.build();
-
-		JobExecution execution = this.jobs.start(job("visits", step), new JobParametersBuilder().toJobParameters());
-
-		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
-		List<Integer> refused = IntStream.range(0, 200).filter((id) -> id % 10 == 3).boxed().toList();
-		assertThat(skipped).containsExactlyElementsOf(refused);
-		assertThat(errors).allSatisfy((error) -> assertThat(error).isInstanceOf(ItemFailedException.class)
-			.hasMessageContaining("SADD: WRONGTYPE")
-			.hasMessageNotContaining("tags:")
-			.hasMessageNotContaining("member-"));
-		StepExecution stepExecution = execution.getStepExecutions().iterator().next();
-		assertThat(stepExecution.getWriteSkipCount()).isEqualTo(20);
-		assertThat(stepExecution.getWriteCount()).isEqualTo(180);
-		assertThat(stepExecution.getRollbackCount()).as("the failed chunks were scanned item by item").isPositive();
-		// each INCR ran exactly once: the scan wrote every item of the failed chunks
-		// again
-		assertThat(counters(template, 200)).containsOnly("1");
-		assertThat(server.call("SCARD", "tags:even")).isEqualTo(180L);
-		assertThat(stepExecution.getExecutionContext().containsKey("visits.ledger")).isFalse();
-	}
-
-	@Test
 	void commandsWhoseRepliesWereLostAreCheckedOnRetryAndRunOnce(RedisProcess server) {
 		TcpProxy proxy = track(TcpProxy.start(server.port()));
 		StringBatchTemplate template = template(proxy.port(), Duration.ofMillis(500));
@@ -121,10 +63,9 @@ class RedisBatchItemWriterFaultToleranceTests {
 			.appliedCheck((batch, id) -> batch.exists("visits:" + id))
 			.build();
 
-		JobExecution execution = this.jobs.start(job("visits", retryingStep(writer, 1_000)),
-				new JobParametersBuilder().toJobParameters());
+		Run run = runRetrying(writer, 1_000);
 
-		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
+		assertThat(run.status()).isEqualTo(BatchStatus.COMPLETED);
 		assertThat(counters(template(server.port(), Duration.ofSeconds(10)), 1_000)).containsOnly("1");
 	}
 
@@ -138,11 +79,10 @@ class RedisBatchItemWriterFaultToleranceTests {
 			.options(BatchOptions.builder().chunkSize(50).build())
 			.build();
 
-		JobExecution execution = this.jobs.start(job("visits", retryingStep(writer, 1_000)),
-				new JobParametersBuilder().toJobParameters());
+		Run run = runRetrying(writer, 1_000);
 
-		assertThat(execution.getStatus()).isEqualTo(BatchStatus.FAILED);
-		assertThat(execution.getAllFailureExceptions())
+		assertThat(run.status()).isEqualTo(BatchStatus.FAILED);
+		assertThat(run.failures())
 			.anySatisfy((failure) -> assertThat(causeOfType(failure, ItemOutcomeUnknownException.class))
 				.hasMessageContaining("may or may not have run")
 				.hasMessageContaining("AppliedCheck"));
@@ -163,8 +103,11 @@ class RedisBatchItemWriterFaultToleranceTests {
 		};
 	}
 
-	private Step retryingStep(RedisBatchItemWriter<String, String, Integer> writer, int items) {
-		return new StepBuilder("visits", this.jobs.repository()).<Integer, Integer>chunk(500)
+	/**
+	 * Run a job whose step retries {@link ItemNotSentException}.
+	 */
+	private Run runRetrying(RedisBatchItemWriter<String, String, Integer> writer, int items) {
+		var step = new StepBuilder("visits", this.jobs.repository()).<Integer, Integer>chunk(500)
 			.reader(new IdReader(items))
 			.writer(writer)
 			.transactionManager(this.jobs.transactionManager())
@@ -172,10 +115,8 @@ class RedisBatchItemWriterFaultToleranceTests {
 			.retry(ItemNotSentException.class)
 			.retryLimit(3)
 			.build();
-	}
-
-	private Job job(String name, Step step) {
-		return new JobBuilder(name, this.jobs.repository()).start(step).build();
+		var execution = this.jobs.start(new JobBuilder("visits", this.jobs.repository()).start(step).build());
+		return new Run(execution.getStatus(), execution.getAllFailureExceptions());
 	}
 
 	static List<String> counters(StringBatchTemplate template, int count) {
@@ -191,6 +132,13 @@ class RedisBatchItemWriterFaultToleranceTests {
 	private <T extends AutoCloseable> T track(T resource) {
 		this.resources.add(0, resource);
 		return resource;
+	}
+
+	/**
+	 * What a job's run ended with.
+	 */
+	private record Run(BatchStatus status, List<Throwable> failures) {
+
 	}
 
 	static Throwable causeOfType(Throwable failure, Class<? extends Throwable> type) {

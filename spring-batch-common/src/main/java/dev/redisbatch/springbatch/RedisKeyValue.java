@@ -1,7 +1,7 @@
 package dev.redisbatch.springbatch;
 
 /**
- * A key read by {@link RedisBatchItemReader} and its value.
+ * A key read by {@code RedisBatchItemReader} and its value.
  *
  * @param <K> the key type
  * @param <R> the value type

@@ -1,0 +1,195 @@
+package dev.redisbatch.springbatch;
+
+import dev.redisbatch.BatchOperations;
+import dev.redisbatch.BatchOptions;
+
+import org.springframework.batch.item.Chunk;
+import org.springframework.batch.item.ExecutionContext;
+import org.springframework.batch.item.ItemStreamException;
+import org.springframework.batch.item.ItemStreamWriter;
+
+/**
+ * A Spring Batch {@code ItemWriter} that writes each chunk as one redis-batch batch:
+ * every item's commands, recorded by a {@link RedisItemMapper}, pipelined in chunks of
+ * the batch on pooled connections of their own, on a standalone server, behind Sentinel
+ * or on a Redis Cluster.
+ *
+ * <pre class="code">
+ * RedisBatchItemWriter&lt;String, String, Order&gt; writer = RedisBatchItemWriter
+ *     .builder(batchTemplate, RedisItemMappers.value((Order order) -&gt; "order:" + order.id(), Order::json, Duration.ofHours(1)))
+ *     .name("orders")
+ *     .build();
+ * </pre>
+ *
+ * <h2>Outcomes and Spring Batch's fault tolerance</h2> When a command of the chunk does
+ * not succeed, the write throws, by precedence:
+ * <ul>
+ * <li>{@link ItemOutcomeUnknownException} when commands that are not idempotent may or
+ * may not have run ({@code UNKNOWN}) and no {@link AppliedCheck} can tell: not retryable,
+ * the chunk fails;</li>
+ * <li>{@link ItemFailedException} when Redis refused a command ({@code FAILED}):
+ * skippable; in Spring Batch's item-by-item scan that follows, it is thrown for each
+ * refused item alone, so skip listeners receive the item and the Redis error;</li>
+ * <li>{@link ItemNotSentException} when what is left can be sent safely
+ * ({@code NOT_SENT}; {@code UNKNOWN} of idempotent commands, or of items an
+ * {@link AppliedCheck} settles): retryable.</li>
+ * </ul>
+ * <h2>Never twice</h2> The writer remembers, for every item written since the step's last
+ * commit, the outcome of each of its commands, and when the items come again (a retry of
+ * the chunk, Spring Batch's item-by-item scan after a skippable failure, or a restart of
+ * the failed step, which reads them again from the last commit) it sends only what is
+ * safe: a command that ran ({@code SUCCESS}) is never sent again; one that Redis refused
+ * is not sent again in the same step execution; one with an unknown outcome only if it is
+ * idempotent or an {@link AppliedCheck} says it did not run; one that was not sent
+ * always. Items are recognised by their position since the last commit, and checked by a
+ * fingerprint of the commands their mapper records: the reader must give the same items
+ * in the same order after a restart (a file or a database query with an order does). If
+ * it does not, the writer refuses to write rather than run a command twice (with an
+ * idempotent mapper it forgets what it knew and sends everything).
+ * <p>
+ * What it remembers is bounded by the chunk: it is dropped at each commit, and kept in
+ * the step's {@code ExecutionContext} (outcome letters and fingerprints, no key or value)
+ * so that it survives a failed step. The writer must therefore be registered as a stream
+ * of the step, which a chunk-oriented step does for its writer. A process that dies in
+ * the middle of a chunk keeps only what was committed: the commands of that chunk that
+ * ran will run again on restart unless the mapper is idempotent. Outside a transaction
+ * (the writer used on its own), a write that succeeds is final and forgotten at once.
+ * <p>
+ * This is the writer for Spring Batch 5.2 ({@code redis-batch-spring-batch5}). Two
+ * promises need Spring Batch 6.0.6: the item-by-item skip of items Redis refused, and the
+ * restart of a mapper that is not idempotent after a chunk whose outcomes were lost.
+ * Spring Batch 5.2 writes a failed chunk's items again one by one, and restarts a failed
+ * step, without updating the step's streams in between, so the writer cannot tell which
+ * items already ran: it refuses to write them, and the step fails with a sentence that
+ * says so. No command runs twice.
+ * <p>
+ * Not thread-safe: one step thread writes at a time.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ * @param <T> the item type
+ * @since 0.1.0
+ */
+public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> {
+
+	private final ChunkWriter<K, V, T> writer;
+
+	private RedisBatchItemWriter(ChunkWriter<K, V, T> writer) {
+		this.writer = writer;
+	}
+
+	/**
+	 * A builder for a writer.
+	 * @param <K> the key type
+	 * @param <V> the value type
+	 * @param <T> the item type
+	 * @param template the template the batches run on
+	 * @param mapper records the commands of an item
+	 * @return a builder
+	 */
+	public static <K, V, T> Builder<K, V, T> builder(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper) {
+		return new Builder<>(ChunkWriter.settings(template, mapper));
+	}
+
+	@Override
+	public void open(ExecutionContext executionContext) {
+		try {
+			this.writer.open(new ExecutionContextState(executionContext));
+		}
+		catch (UnreadableStateException ex) {
+			throw new ItemStreamException(ex.getMessage(), ex.getCause());
+		}
+	}
+
+	@Override
+	public void update(ExecutionContext executionContext) {
+		this.writer.update(new ExecutionContextState(executionContext));
+	}
+
+	@Override
+	public void close() {
+		this.writer.close();
+	}
+
+	@Override
+	public void write(Chunk<? extends T> chunk) {
+		this.writer.write(chunk.getItems());
+	}
+
+	/**
+	 * Builds a {@link RedisBatchItemWriter}.
+	 *
+	 * @param <K> the key type
+	 * @param <V> the value type
+	 * @param <T> the item type
+	 * @since 0.1.0
+	 */
+	public static final class Builder<K, V, T> {
+
+		private final ChunkWriter.Settings<K, V, T> settings;
+
+		private Builder(ChunkWriter.Settings<K, V, T> settings) {
+			this.settings = settings;
+		}
+
+		/**
+		 * The name of the writer: the prefix of what it keeps in the step's execution
+		 * context. Give each writer of a step its own.
+		 * @param name the name
+		 * @return this builder
+		 */
+		public Builder<K, V, T> name(String name) {
+			this.settings.name(name);
+			return this;
+		}
+
+		/**
+		 * The options of each chunk's batch (chunk size, window, timeout, name...); unset
+		 * values come from the template. The default names batches
+		 * {@code spring-batch-writer}.
+		 * @param options the options
+		 * @return this builder
+		 */
+		public Builder<K, V, T> options(BatchOptions options) {
+			this.settings.options(options);
+			return this;
+		}
+
+		/**
+		 * How to tell whether the commands of an item with an unknown outcome ran, for a
+		 * mapper that is not idempotent: with it, such items are retryable instead of
+		 * failing the chunk.
+		 * @param appliedCheck the check
+		 * @return this builder
+		 */
+		public Builder<K, V, T> appliedCheck(AppliedCheck<K, V, T> appliedCheck) {
+			this.settings.appliedCheck(appliedCheck);
+			return this;
+		}
+
+		/**
+		 * Whether the outcomes of the items written since the last commit are kept in the
+		 * step's execution context, so that a restarted step does not run commands twice
+		 * (default {@code true}). Turn it off only with an idempotent mapper.
+		 * @param saveState whether to save state
+		 * @return this builder
+		 */
+		public Builder<K, V, T> saveState(boolean saveState) {
+			this.settings.saveState(saveState);
+			return this;
+		}
+
+		/**
+		 * Build the writer.
+		 * @return the writer
+		 * @throws IllegalStateException if state saving is off for a mapper that is not
+		 * idempotent, or if Spring Batch is older than 5.2
+		 */
+		public RedisBatchItemWriter<K, V, T> build() {
+			SpringBatchRequirement.check(Chunk.class.getPackage().getImplementationVersion());
+			return new RedisBatchItemWriter<>(this.settings.build());
+		}
+
+	}
+
+}
