@@ -59,6 +59,63 @@ class ExactlyOnceTests {
 	}
 
 	@Test
+	void everyTypeOfReplyComesBackFromTheMarkerAsTheCommandWouldHaveAnsweredIt() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(),
+				BatchOptions.builder().exactlyOnce(true).timeout(Duration.ofMillis(500)).build());
+		template.getAll(List.of("warm"));
+		server.call("HSET", "hash", "a", "1", "b", "2");
+		server.call("ZADD", "zset", "1.5", "x", "2.5", "y");
+		server.call("SADD", "set", "m", "n");
+		server.call("SET", "text", "hello");
+		proxy.dropRepliesAfter(0);
+		List<Response<?>> responses = new ArrayList<>();
+
+		BatchResults results = template.execute((batch) -> {
+			responses.add(batch.hgetAll("hash"));
+			responses.add(batch.zscore("zset", "y"));
+			responses.add(batch.zincrBy("zset", 0.25, "x"));
+			responses.add(batch.zrange("zset", 0, -1));
+			responses.add(batch.smembers("set"));
+			responses.add(batch.get("missing"));
+			responses.add(batch.get("text"));
+			responses.add(batch.exists("text"));
+			responses.add(batch.set("fresh", "v", Duration.ofMinutes(5)));
+			responses.add(batch.setIfAbsent("text", "other"));
+			responses.add(batch.ttl("fresh"));
+			responses.add(batch.lrange("nothing", 0, -1));
+			responses.add(batch.hincrBy("hash", "a", 10));
+		});
+
+		assertThat(results.isSuccess()).isTrue();
+		List<Object> values = new ArrayList<>();
+		responses.forEach((response) -> values.add(response.get()));
+		assertThat(values).containsExactly(Map.of("a", "1", "b", "2"), 2.5, 1.75, List.of("x", "y"),
+				java.util.Set.of("m", "n"), null, "hello", true, true, false, 300L, List.of(), 11L);
+		assertThat(server.call("HGET", "hash", "a")).isEqualTo("11");
+	}
+
+	@Test
+	void aBatchWithoutTheModeSendsItsCommandsAsTheyAre() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		StringBatchTemplate template = template(proxy.port(), BatchOptions.defaults());
+		template.getAll(List.of("warm"));
+		long before = proxy.clientBytes();
+
+		template.execute((batch) -> {
+			batch.set("k", "v");
+			batch.incr("n");
+		});
+
+		// exactly the two commands' RESP: no script, no marker
+		assertThat(proxy.clientBytes() - before)
+			.isEqualTo(("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n*2\r\n$4\r\nINCR\r\n$1\r\nn\r\n").length());
+		assertThat(String.valueOf(server.call("INFO", "commandstats"))).doesNotContain("cmdstat_eval");
+	}
+
+	@Test
 	void theDocumentedLoyaltyPointsGetEachTotalOnceThoughTheRepliesWereLost() {
 		RedisProcess server = track(RedisProcess.start());
 		TcpProxy proxy = track(TcpProxy.start(server.port()));
@@ -168,14 +225,6 @@ class ExactlyOnceTests {
 					(batch) -> batch.incr("n")))
 			.withMessageContaining("cannot be combined with transactional");
 		assertThat(server.call("GET", "n")).isNull();
-	}
-
-	@Test
-	void aBatchWithoutTheModeLeavesNoMarker() {
-		RedisProcess server = track(RedisProcess.start());
-		template(server.port(), BatchOptions.defaults()).execute((batch) -> batch.incr("n"));
-
-		assertThat(server.call("DBSIZE")).isEqualTo(1L);
 	}
 
 	@Test
