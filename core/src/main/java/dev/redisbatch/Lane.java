@@ -134,7 +134,7 @@ final class Lane {
 	 * The largest argument the server accepts.
 	 */
 	long maxBulkBytes() {
-		return (this.node != null) ? this.node.maxBulkBytes() : NodePool.DEFAULT_MAX_BULK_BYTES;
+		return (this.node != null) ? this.node.maxBulkBytes() : ServerLimits.DEFAULT_MAX_BULK_BYTES;
 	}
 
 	/**

@@ -3,25 +3,15 @@ package dev.redisbatch;
 import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import dev.redisbatch.internals.LettuceErrors;
 import dev.redisbatch.wire.WireLease;
 import io.netty.buffer.ByteBuf;
-import org.apache.commons.pool2.BasePooledObjectFactory;
-import org.apache.commons.pool2.PooledObject;
-import org.apache.commons.pool2.PooledObjectState;
-import org.apache.commons.pool2.impl.DefaultPooledObject;
 import org.apache.commons.pool2.impl.GenericObjectPool;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
@@ -36,11 +26,6 @@ import org.springframework.util.ClassUtils;
  * {@link BatchConnectionPool} holds one per server.
  */
 final class NodePool {
-
-	/**
-	 * Redis's default {@code proto-max-bulk-len}, used until the server says otherwise.
-	 */
-	static final long DEFAULT_MAX_BULK_BYTES = 512L * 1024 * 1024;
 
 	/**
 	 * Whether commons-pool2 can be told not to collect its detailed statistics (since
@@ -58,7 +43,7 @@ final class NodePool {
 
 	private final GenericObjectPool<BatchConnection> pool;
 
-	private final ConnectionFactory factory;
+	private final PooledConnections factory;
 
 	private final Set<BatchConnection> retired = ConcurrentHashMap.newKeySet();
 
@@ -74,7 +59,7 @@ final class NodePool {
 	/**
 	 * The largest argument the server accepts, learned when a connection opened.
 	 */
-	private volatile long maxBulkBytes = DEFAULT_MAX_BULK_BYTES;
+	private final ServerLimits limits = new ServerLimits();
 
 	/**
 	 * Chunk buffers that batches gave back, for the next batches: at most two per
@@ -163,7 +148,7 @@ final class NodePool {
 		this.host = (colon > 0) ? address.substring(0, colon) : address;
 		this.maxWait = config.getMaxWaitDuration();
 		this.exhausted = exhausted;
-		this.factory = new ConnectionFactory(() -> learnLimits(open.get()), this.retired, this::stillOpen);
+		this.factory = new PooledConnections(() -> this.limits.learn(open.get()), this.retired, this::stillOpen);
 		this.pool = new GenericObjectPool<>(this.factory, config);
 		this.keepsLast = config.getMinIdle() == 0;
 	}
@@ -187,7 +172,7 @@ final class NodePool {
 	 * as learned when a connection opened; Redis's default when the server does not say.
 	 */
 	long maxBulkBytes() {
-		return this.maxBulkBytes;
+		return this.limits.maxBulkBytes();
 	}
 
 	/**
@@ -297,8 +282,8 @@ final class NodePool {
 	 * (found by the check on borrow, and given by commons-pool2 as the cause).
 	 */
 	private static boolean closedBeforeUse(RuntimeException ex) {
-		return ex instanceof ClosedBeforeUse
-				|| (ex instanceof NoSuchElementException && ex.getCause() instanceof ClosedBeforeUse);
+		return ex instanceof PooledConnections.ClosedBeforeUse
+				|| (ex instanceof NoSuchElementException && ex.getCause() instanceof PooledConnections.ClosedBeforeUse);
 	}
 
 	private Duration remainingWait(long start) {
@@ -396,29 +381,11 @@ final class NodePool {
 	}
 
 	/**
-	 * Ask a new connection's server for its {@code proto-max-bulk-len}, so that a value
-	 * it would refuse is rejected before it is sent (a server that refuses one mid-stream
-	 * closes the connection, and the replies before it can be lost).
-	 */
-	private BatchConnection learnLimits(BatchConnection connection) {
-		try {
-			String value = connection.lettuce().sync().configGet("proto-max-bulk-len").get("proto-max-bulk-len");
-			if (value != null) {
-				this.maxBulkBytes = Long.parseLong(value.trim());
-			}
-		}
-		catch (RuntimeException ex) {
-			// CONFIG may be disabled or not permitted: keep Redis's default
-		}
-		return connection;
-	}
-
-	/**
 	 * The failure to open or use a connection, as a
 	 * {@link RedisConnectionFailureException} that names the server and what happened.
 	 */
 	private DataAccessException translate(Throwable ex) {
-		if (ex instanceof ClosedBeforeUse closed) {
+		if (ex instanceof PooledConnections.ClosedBeforeUse closed) {
 			Throwable handshake = closed.getCause();
 			return (handshake != null)
 					? new RedisConnectionFailureException(Messages.cannotOpen(this.address, handshake), handshake)
@@ -428,115 +395,6 @@ final class NodePool {
 			return dataAccess;
 		}
 		return new RedisConnectionFailureException(Messages.cannotOpen(this.address, ex), ex);
-	}
-
-	/**
-	 * A connection that cannot be used. Found on borrow, commons-pool2 ends the borrow
-	 * with it as the cause when the connection was new (and moves on to the next one when
-	 * it was idle), so that it is not mistaken for an exhausted pool. Thrown by the
-	 * factory's create, it carries Lettuce's report of a handshake cut short. No stack
-	 * trace: it never reaches a user.
-	 */
-	private static final class ClosedBeforeUse extends RuntimeException {
-
-		ClosedBeforeUse(@Nullable Throwable handshake) {
-			super("closed before it could be used", handshake, false, false);
-		}
-
-	}
-
-	/**
-	 * Opens, checks and closes pooled connections.
-	 */
-	private static final class ConnectionFactory extends BasePooledObjectFactory<BatchConnection> {
-
-		private final Supplier<BatchConnection> connector;
-
-		private final Set<BatchConnection> retired;
-
-		private final Set<CompletableFuture<Void>> closing = ConcurrentHashMap.newKeySet();
-
-		private final Predicate<BatchConnection> socketOpen;
-
-		ConnectionFactory(Supplier<BatchConnection> connector, Set<BatchConnection> retired,
-				Predicate<BatchConnection> socketOpen) {
-			this.connector = connector;
-			this.retired = retired;
-			this.socketOpen = socketOpen;
-		}
-
-		/**
-		 * Open a connection. One closed during its handshake is {@link ClosedBeforeUse},
-		 * so that the borrow replaces it.
-		 */
-		@Override
-		public BatchConnection create() {
-			try {
-				return this.connector.get();
-			}
-			catch (RuntimeException ex) {
-				if (LettuceErrors.handshakeAnswerLost(ex)) {
-					throw new ClosedBeforeUse(ex);
-				}
-				throw ex;
-			}
-		}
-
-		@Override
-		public PooledObject<BatchConnection> wrap(BatchConnection connection) {
-			return new DefaultPooledObject<>(connection);
-		}
-
-		/**
-		 * Whether a connection can serve a batch: it is open, and was not retired. On
-		 * borrow (the connection is allocated then), one that cannot throws instead of
-		 * answering {@code false}: for a connection it has just opened, commons-pool2
-		 * would otherwise throw a {@link NoSuchElementException} without a cause, which
-		 * reads as an exhausted pool.
-		 */
-		@Override
-		public boolean validateObject(PooledObject<BatchConnection> pooled) {
-			BatchConnection connection = pooled.getObject();
-			// the socket is read on borrow only: a connection coming back was read to
-			// its last reply a moment ago
-			boolean usable = (pooled.getState() == PooledObjectState.RETURNING)
-					? connection.isOpen() && !this.retired.contains(connection) : usable(connection);
-			if (!usable && pooled.getState() == PooledObjectState.ALLOCATED) {
-				throw new ClosedBeforeUse(null);
-			}
-			return usable;
-		}
-
-		/**
-		 * Whether a connection can serve the next batch: open, not retired, and its
-		 * socket not closed by the server.
-		 */
-		boolean usable(BatchConnection connection) {
-			return connection.isOpen() && !this.retired.contains(connection) && this.socketOpen.test(connection);
-		}
-
-		@Override
-		public void destroyObject(PooledObject<BatchConnection> pooled) {
-			BatchConnection connection = pooled.getObject();
-			this.retired.remove(connection);
-			CompletableFuture<Void> closed = connection.lettuce().closeAsync();
-			this.closing.add(closed);
-			closed.whenComplete((result, failure) -> this.closing.remove(closed));
-		}
-
-		void awaitClosing(Duration timeout) {
-			try {
-				CompletableFuture.allOf(this.closing.toArray(CompletableFuture[]::new))
-					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			catch (ExecutionException | TimeoutException ex) {
-				// the client's shutdown closes whatever is left
-			}
-		}
-
 	}
 
 }
