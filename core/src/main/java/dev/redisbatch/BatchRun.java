@@ -97,6 +97,19 @@ final class BatchRun implements Lane.Events {
 		}
 	}
 
+	/**
+	 * Throw a failure of the recording code unchanged, checked or not, once the batch
+	 * accounted for it.
+	 */
+	static RuntimeException rethrow(Throwable failure) {
+		throw BatchRun.<RuntimeException>sneaky(failure);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> E sneaky(Throwable failure) throws E {
+		throw (E) failure;
+	}
+
 	String name() {
 		return this.settings.name();
 	}

@@ -239,7 +239,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 		catch (Throwable ex) {
 			// also what a Kotlin lambda or @SneakyThrows throws without declaring it
 			batch.close();
-			throw rethrow(pipeline.afterFailure(ex));
+			throw BatchRun.rethrow(pipeline.afterFailure(ex));
 		}
 		batch.close();
 		// an empty callback is an empty success: nothing was borrowed or sent
@@ -317,18 +317,6 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	private Executor asyncExecutor() {
 		Executor executor = this.asyncExecutor;
 		return (executor != null) ? executor : this.pool.asyncExecutor();
-	}
-
-	/**
-	 * Throw the exception unchanged, checked or not.
-	 */
-	static RuntimeException rethrow(Throwable failure) {
-		throw BatchTemplate.<RuntimeException>sneaky(failure);
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <E extends Throwable> E sneaky(Throwable failure) throws E {
-		throw (E) failure;
 	}
 
 	/**
@@ -425,33 +413,7 @@ public class BatchTemplate<K, V> implements BatchOperations<K, V> {
 	public BulkOperations scan(ScanOptions options) {
 		Assert.notNull(options, "options must not be null");
 		MasterKeyScanner.scanArgs(options);
-		return new ScanBulk(this, options, null, BatchOptions.defaults());
-	}
-
-	/**
-	 * A run for a bulk operation, with the options resolved against the defaults.
-	 * @throws IllegalStateException when a batch is bound to this thread
-	 */
-	BatchRun bulkRun(RunSettings settings) {
-		Assert.state(BoundBatch.current(this.pool) == null, Messages::bulkInBoundBatch);
-		return new BatchRun(this.pool, settings, this.observations);
-	}
-
-	/**
-	 * The settings of a bulk operation: not transactional.
-	 */
-	RunSettings bulkSettings(BatchOptions options) {
-		RunSettings settings = resolve(options);
-		Assert.isTrue(!settings.transactional(),
-				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
-		return settings;
-	}
-
-	/**
-	 * A scanner of raw keys (never deserialized), for bulk operations.
-	 */
-	MasterKeyScanner<byte[]> rawScanner(ScanOptions options, Duration timeout) {
-		return new MasterKeyScanner<>(this.pool, RedisSerializer.byteArray(), options, timeout, null);
+		return new ScanBulk(this.pool, this.observations, this::resolve, options, null, BatchOptions.defaults());
 	}
 
 	/**

@@ -92,7 +92,7 @@ final class BulkRun {
 			scanAll();
 		}
 		catch (RuntimeException | Error ex) {
-			throw BatchTemplate.rethrow(this.run.afterFailure(ex));
+			throw BatchRun.rethrow(this.run.afterFailure(ex));
 		}
 		boolean interrupted = Thread.currentThread().isInterrupted() && !this.run.isStopped();
 		BatchResults commands = interrupted ? this.run.abort(Messages.interrupted()) : this.run.finish();

@@ -1,19 +1,29 @@
 package dev.redisbatch;
 
 import java.time.Duration;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.Assert;
 
 /**
- * The {@link BulkOperations} of a {@link BatchTemplate}: what to scan, where from and
- * with which options. Immutable; each terminal method runs a {@link BulkRun}.
+ * The {@link BulkOperations} of a template: what to scan, where from and with which
+ * options. Immutable; each terminal method runs a {@link BulkRun} on the template's pool.
  */
 final class ScanBulk implements BulkOperations {
 
-	private final BatchTemplate<?, ?> template;
+	private final BatchConnectionPool pool;
+
+	private final BatchObservations observations;
+
+	/**
+	 * The settings of a batch with the given options, the template's defaults filling
+	 * what they leave unset.
+	 */
+	private final Function<BatchOptions, RunSettings> resolve;
 
 	private final ScanOptions scanOptions;
 
@@ -21,8 +31,11 @@ final class ScanBulk implements BulkOperations {
 
 	private final BatchOptions options;
 
-	ScanBulk(BatchTemplate<?, ?> template, ScanOptions scanOptions, @Nullable ScanCursor from, BatchOptions options) {
-		this.template = template;
+	ScanBulk(BatchConnectionPool pool, BatchObservations observations, Function<BatchOptions, RunSettings> resolve,
+			ScanOptions scanOptions, @Nullable ScanCursor from, BatchOptions options) {
+		this.pool = pool;
+		this.observations = observations;
+		this.resolve = resolve;
 		this.scanOptions = scanOptions;
 		this.from = from;
 		this.options = options;
@@ -30,15 +43,15 @@ final class ScanBulk implements BulkOperations {
 
 	@Override
 	public BulkOperations from(@Nullable ScanCursor cursor) {
-		return new ScanBulk(this.template, this.scanOptions, cursor, this.options);
+		return new ScanBulk(this.pool, this.observations, this.resolve, this.scanOptions, cursor, this.options);
 	}
 
 	@Override
 	public BulkOperations options(BatchOptions options) {
 		Assert.notNull(options, "options must not be null");
 		// checked now, before any I/O
-		this.template.bulkSettings(options);
-		return new ScanBulk(this.template, this.scanOptions, this.from, options);
+		settings(options);
+		return new ScanBulk(this.pool, this.observations, this.resolve, this.scanOptions, this.from, options);
 	}
 
 	@Override
@@ -69,12 +82,24 @@ final class ScanBulk implements BulkOperations {
 	}
 
 	private BulkResults run(BulkRun.Operation operation, long ttlMillis) {
-		RunSettings settings = this.template.bulkSettings(this.options);
-		BatchRun batch = this.template.bulkRun(settings);
-		MasterKeyScanner<byte[]> scanner = this.template.rawScanner(this.scanOptions, settings.timeout());
+		RunSettings settings = settings(this.options);
+		Assert.state(BoundBatch.current(this.pool) == null, Messages::bulkInBoundBatch);
+		BatchRun batch = new BatchRun(this.pool, settings, this.observations);
+		// raw keys, never deserialized
+		MasterKeyScanner<byte[]> scanner = new MasterKeyScanner<>(this.pool, RedisSerializer.byteArray(),
+				this.scanOptions, settings.timeout(), null);
 		ScanCursor start = (this.from != null) ? this.from : ScanCursor.start();
-		return new BulkRun(this.template.getConnectionPool(), scanner, batch, settings, operation, ttlMillis, start)
-			.run();
+		return new BulkRun(this.pool, scanner, batch, settings, operation, ttlMillis, start).run();
+	}
+
+	/**
+	 * The settings of a bulk operation: not transactional.
+	 */
+	private RunSettings settings(BatchOptions options) {
+		RunSettings settings = this.resolve.apply(options);
+		Assert.isTrue(!settings.transactional(),
+				"A bulk operation runs as plain pipelines: its keys span slots, so it cannot be transactional");
+		return settings;
 	}
 
 }
