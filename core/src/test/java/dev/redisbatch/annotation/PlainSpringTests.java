@@ -241,15 +241,22 @@ class PlainSpringTests {
 
 	}
 
+	/**
+	 * A post-processor of the annotation whose template is never asked for.
+	 */
+	static RedisBatchAnnotationBeanPostProcessor postProcessorWithoutTemplate() {
+		return new RedisBatchAnnotationBeanPostProcessor(() -> {
+			throw new IllegalStateException("not used");
+		}, List::of);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class RecordingBroken {
 
 		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static RedisBatchAnnotationBeanPostProcessor brokenPostProcessor() {
-			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
-				throw new IllegalStateException("not used");
-			}, List::of);
+			RedisBatchAnnotationBeanPostProcessor postProcessor = postProcessorWithoutTemplate();
 			postProcessor.recordingChecks(
 					() -> List.of("the constructor StatefulRedisConnectionImpl(4 arguments) is missing"), List::of);
 			return postProcessor;
@@ -263,9 +270,7 @@ class PlainSpringTests {
 		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static RedisBatchAnnotationBeanPostProcessor brokenPostProcessor() {
-			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
-				throw new IllegalStateException("not used");
-			}, List::of);
+			RedisBatchAnnotationBeanPostProcessor postProcessor = postProcessorWithoutTemplate();
 			postProcessor.recordingChecks(List::of,
 					() -> List.of("the constructor LettuceConnection(4 arguments) is missing"));
 			return postProcessor;
@@ -279,9 +284,7 @@ class PlainSpringTests {
 		@Bean(name = RedisBatchAnnotationBeanPostProcessor.BEAN_NAME)
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static RedisBatchAnnotationBeanPostProcessor ownPostProcessor() {
-			RedisBatchAnnotationBeanPostProcessor postProcessor = new RedisBatchAnnotationBeanPostProcessor(() -> {
-				throw new IllegalStateException("not used");
-			}, List::of);
+			RedisBatchAnnotationBeanPostProcessor postProcessor = postProcessorWithoutTemplate();
 			postProcessor.setOrder(7);
 			return postProcessor;
 		}
