@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -127,6 +128,39 @@ class ExactlyOnceSentinelTests {
 		assertThat(run.increments.stream().map(Response::get).distinct().count()).isLessThan(PER_KIND);
 		System.out.printf("killed master: %d of %d commands of each kind on the new master; %s%n", counter, PER_KIND,
 				results.summary());
+	}
+
+	@Test
+	void chunksTheDemotedMasterRefusesAsReadOnlyGoToTheNewMasterOnceTheSentinelsNameIt() {
+		RedisProcess first = this.sentinels.master();
+		CompletableFuture<Void> sentinelsCatchUp = new CompletableFuture<>();
+		Run run = run((i) -> {
+			if (i == 500) {
+				// Redis's own coordinated failover: writes pause, the replica catches up,
+				// the roles swap, and the batch's connections to the old master stay open
+				first.call("FAILOVER");
+				await("the old master to become a replica").atMost(Duration.ofSeconds(10))
+					.until(() -> "slave".equals(first.info("replication").get("role")));
+				// the sentinels still name the old master until they are told
+				sentinelsCatchUp.completeAsync(() -> {
+					await("the sentinels to start a failover").atMost(Duration.ofSeconds(30))
+						.ignoreExceptions()
+						.until(() -> "OK".equals(this.sentinels.sentinels()
+							.get(0)
+							.call("SENTINEL", "FAILOVER", RedisSentinels.MASTER_NAME)));
+					return null;
+				});
+			}
+		});
+
+		sentinelsCatchUp.join();
+		RedisProcess second = awaitNewMaster(first);
+		assertThat(run.results.count(Outcome.UNKNOWN)).as(run.results.summary()).isZero();
+		assertThat(run.results.failures()).as("failures").isEmpty();
+		assertThat(second.call("GET", "counter")).isEqualTo(String.valueOf(PER_KIND));
+		assertThat(second.call("LLEN", "list")).isEqualTo((long) PER_KIND);
+		assertThat(second.call("XLEN", "stream")).isEqualTo((long) PER_KIND);
+		assertThat(run.increments).extracting(Response::get).doesNotHaveDuplicates().hasSize(PER_KIND);
 	}
 
 	private Run run(Consumer<Integer> before) {
