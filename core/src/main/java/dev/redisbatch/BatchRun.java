@@ -87,7 +87,8 @@ final class BatchRun implements Lane.Events {
 		if (cluster && settings.exactlyOnce()) {
 			throw new InvalidDataAccessApiUsageException(Messages.exactlyOnceOnCluster());
 		}
-		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, outcomes, this));
+		boolean sentinel = pool.topology() == BatchConnectionPool.Topology.SENTINEL;
+		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, sentinel, outcomes, this));
 		this.stops = new Stops(this.router, outcomes);
 		this.retry = (settings.retryAttempts() > 0)
 				? new Retry(settings, this.router, this.stops, outcomes, this::route) : null;

@@ -81,6 +81,22 @@ final class Chunk implements ReplyReader {
 	private boolean unresolved;
 
 	/**
+	 * Whether a {@code READONLY} refusal of its script sends it again: on a Sentinel
+	 * pool, where a new connection reaches the master the sentinels name.
+	 */
+	private boolean resendWhenReadOnly;
+
+	/**
+	 * The {@code READONLY} refusal of its last send, when every send was refused so.
+	 */
+	private @Nullable String readOnlyRefusal;
+
+	/**
+	 * Whether a send went unanswered: whether it ran cannot be told from a refusal later.
+	 */
+	private boolean everUnanswered;
+
+	/**
 	 * The reply of an exactly-once chunk's script, on the fast path.
 	 */
 	private @Nullable CommandOutput<byte[], byte[], ?> scriptReply;
@@ -327,10 +343,31 @@ final class Chunk implements ReplyReader {
 	}
 
 	/**
-	 * No send is left for an unresolved chunk: its commands are {@link Outcome#UNKNOWN}.
+	 * Send this exactly-once chunk again when a server refuses its script as a replica
+	 * ({@code READONLY}): the script refused it before anything ran, and a new connection
+	 * reaches the master the sentinels name now.
+	 */
+	void resendWhenReadOnly() {
+		this.resendWhenReadOnly = true;
+	}
+
+	/**
+	 * No send is left for an unresolved chunk: its commands are {@link Outcome#UNKNOWN},
+	 * or {@link Outcome#FAILED} with the server's {@code READONLY} when every send was
+	 * refused so (nothing ran).
 	 */
 	ChunkSettlement settleUnresolved(String why, OutcomeLedger ledger) {
 		this.unresolved = false;
+		String refusal = this.readOnlyRefusal;
+		if (refusal != null && !this.everUnanswered) {
+			// every send was refused before it ran: no master was found in time, and
+			// nothing ran
+			for (int i = 0; i < this.size; i++) {
+				this.responses[i].settle(Outcome.FAILED, refusal, ledger);
+			}
+			return new ChunkSettlement(true, false, 0, 0, null, List.of(), false, true,
+					System.nanoTime() - this.sentAt);
+		}
 		int unknown = 0;
 		for (int i = 0; i < this.size; i++) {
 			if (this.responses[i].settle(Outcome.UNKNOWN, why, ledger) == Outcome.UNKNOWN) {
@@ -345,8 +382,10 @@ final class Chunk implements ReplyReader {
 	 * Wait for the script's reply and settle from it. Answered, every command takes its
 	 * own reply from the text the script returned (the replies it kept, if the chunk had
 	 * run before). Refused before it ran ({@code OOM}, {@code READONLY}, ...), every
-	 * command failed with that error. Unanswered (a lost connection, the deadline), the
-	 * chunk is left unresolved, to be sent again.
+	 * command failed with that error; but on a Sentinel pool a {@code READONLY} refusal
+	 * leaves the chunk unresolved, to be sent again to the master the sentinels name.
+	 * Unanswered (a lost connection, the deadline), the chunk is left unresolved, to be
+	 * sent again.
 	 */
 	private ChunkSettlement awaitAndSettleScript(Duration timeout, OutcomeLedger ledger, String host) {
 		boolean interrupted = Thread.currentThread().isInterrupted();
@@ -366,6 +405,7 @@ final class Chunk implements ReplyReader {
 						System.nanoTime() - this.sentAt);
 			}
 			this.unresolved = true;
+			this.everUnanswered = true;
 			Throwable failure = on.isClosed() ? new RedisException("Connection closed") : null;
 			return new ChunkSettlement(false, false, 0, 0, failure, List.of(), false, false,
 					System.nanoTime() - this.sentAt);
@@ -375,6 +415,16 @@ final class Chunk implements ReplyReader {
 		String noReply = Messages.noReply();
 		String error = (reply != null) ? reply.getError() : null;
 		Object text = (reply != null) ? reply.get() : null;
+		if (error != null && this.resendWhenReadOnly && error.startsWith("READONLY")) {
+			// the server turned into a replica: the script refused the chunk before
+			// anything ran, and it goes again on a new connection, to the master the
+			// sentinels name now
+			this.unresolved = true;
+			this.readOnlyRefusal = error;
+			return new ChunkSettlement(false, interrupted, 0, 0, null, List.of(), false, true,
+					System.nanoTime() - this.sentAt);
+		}
+		this.readOnlyRefusal = null;
 		if (error != null) {
 			if (ExactlyOnce.didNotRun(error)) {
 				for (int i = 0; i < this.size; i++) {

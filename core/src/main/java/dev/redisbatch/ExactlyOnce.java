@@ -29,7 +29,9 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
  * replies, as RESP2 text, under the marker for {@link #markerTtl}. It returns that text.
  * So a chunk whose reply was lost with its connection is sent again, the same bytes with
  * the same marker, on a new connection: if it ran, its commands' own replies come back;
- * if it did not, it runs now. No command runs twice, and none is left
+ * if it did not, it runs now. On a Sentinel pool, a chunk refused with {@code READONLY}
+ * (it reached a master demoted by a failover) is sent again the same way, to the master
+ * the sentinels name then. No command runs twice, and none is left
  * {@link Outcome#UNKNOWN} while its server can be reached.
  * <p>
  * A marker is {@value #MARKER_PREFIX} and 22 random characters. The markers of chunks

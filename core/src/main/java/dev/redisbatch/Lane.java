@@ -47,6 +47,8 @@ final class Lane {
 
 	private final boolean cluster;
 
+	private final boolean sentinel;
+
 	private final OutcomeLedger ledger;
 
 	private final Events events;
@@ -102,9 +104,23 @@ final class Lane {
 	 * route its commands (they all end not sent)
 	 */
 	Lane(@Nullable NodePool node, RunSettings settings, boolean cluster, OutcomeLedger ledger, Events events) {
+		this(node, settings, cluster, false, ledger, events);
+	}
+
+	/**
+	 * A lane.
+	 * @param node the server, or {@code null} for the lane of a batch that could not
+	 * route its commands (they all end not sent)
+	 * @param sentinel whether the server is the master Redis Sentinel names: an
+	 * exactly-once chunk it refuses as a replica ({@code READONLY}) goes again to the
+	 * master the sentinels name then
+	 */
+	Lane(@Nullable NodePool node, RunSettings settings, boolean cluster, boolean sentinel, OutcomeLedger ledger,
+			Events events) {
 		this.node = node;
 		this.settings = settings;
 		this.cluster = cluster;
+		this.sentinel = sentinel;
 		this.ledger = ledger;
 		this.events = events;
 		this.chunkBytes = settings.transactional() ? settings.maxChunkBytes()
@@ -629,8 +645,12 @@ final class Lane {
 		if (this.settings.transactional()) {
 			buffer.writeBytes(WireCommand.MULTI);
 		}
-		return new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster,
+		Chunk chunk = new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster,
 				this.settings.exactlyOnce());
+		if (this.sentinel && this.settings.exactlyOnce()) {
+			chunk.resendWhenReadOnly();
+		}
+		return chunk;
 	}
 
 	/**

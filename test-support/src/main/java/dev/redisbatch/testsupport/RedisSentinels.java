@@ -77,6 +77,14 @@ public final class RedisSentinels implements AutoCloseable {
 	}
 
 	/**
+	 * The master and its replicas, whatever their role now.
+	 * @return the servers
+	 */
+	public List<RedisProcess> servers() {
+		return List.copyOf(this.servers);
+	}
+
+	/**
 	 * The sentinels.
 	 * @return the sentinels
 	 */
