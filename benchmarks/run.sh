@@ -10,6 +10,10 @@
 #   benchmarks/run.sh --profile concurrency   # 1 to 256 threads, one command each, on loopback and at 1 ms (~23 min)
 #   benchmarks/run.sh --profile memory        # 10,000,000 SETs in -Xmx128m per peer, and connections per batch (~3 min)
 #   benchmarks/run.sh --profile polite        # GET latency during a backfill, uncapped and capped (~1 min)
+#   benchmarks/run.sh --profile exactly-once  # exactly-once against the plain batch of the same template in pairs:
+#                                             # N = 10,000 and 100,000 SETs on loopback and at 1 ms, with the server's
+#                                             # CPU per command; then the markers' memory for chunks of 100 and 1,000
+#                                             # INCRs and SETs (~6 min)
 #   benchmarks/run.sh --profile smoke         # every suite at tiny sizes: proves the chain, measures nothing (~4 min)
 #
 # Options:

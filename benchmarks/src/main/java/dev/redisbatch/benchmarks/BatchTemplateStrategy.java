@@ -1,11 +1,14 @@
 package dev.redisbatch.benchmarks;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.BatchOptions;
+import dev.redisbatch.BatchResults;
+import dev.redisbatch.Response;
 import dev.redisbatch.StringBatchTemplate;
 import io.lettuce.core.RedisURI;
 import org.jspecify.annotations.Nullable;
@@ -28,9 +31,21 @@ final class BatchTemplateStrategy implements Strategy {
 
 	private final AutoCloseable resources;
 
+	/**
+	 * The options of every batch, or {@code null} for the template's defaults (and its
+	 * {@code setAll} / {@code getAll}).
+	 */
+	private final @Nullable BatchOptions batchOptions;
+
 	private BatchTemplateStrategy(StringBatchTemplate template, AutoCloseable resources) {
+		this(template, resources, null);
+	}
+
+	private BatchTemplateStrategy(StringBatchTemplate template, AutoCloseable resources,
+			@Nullable BatchOptions batchOptions) {
 		this.template = template;
 		this.resources = resources;
+		this.batchOptions = batchOptions;
 	}
 
 	/**
@@ -57,6 +72,29 @@ final class BatchTemplateStrategy implements Strategy {
 		return new BatchTemplateStrategy(strategy.template, () -> {
 			strategy.close();
 			System.clearProperty(CALLER_IO);
+		});
+	}
+
+	/**
+	 * The auto-configured template, every batch exactly-once:
+	 * {@code BatchOptions.builder().exactlyOnce(true)}, every other option the template's
+	 * (the same chunking as the plain batch).
+	 * @param endpoint where to connect
+	 * @return the strategy
+	 */
+	static BatchTemplateStrategy exactlyOnce(Endpoint endpoint) {
+		BatchTemplateStrategy plain = autoConfigured(endpoint);
+		return new BatchTemplateStrategy(plain.template, plain.resources,
+				BatchOptions.builder().exactlyOnce(true).build());
+	}
+
+	/**
+	 * The same template with its default options, sharing this strategy's connections:
+	 * closing it closes nothing.
+	 * @return the plain strategy
+	 */
+	BatchTemplateStrategy plain() {
+		return new BatchTemplateStrategy(this.template, () -> {
 		});
 	}
 
@@ -101,20 +139,42 @@ final class BatchTemplateStrategy implements Strategy {
 
 	@Override
 	public long set(Workload workload) {
-		// throws BatchException unless every SET succeeded
-		this.template.setAll(workload.entries(), Workload.TTL);
+		BatchOptions options = this.batchOptions;
+		if (options == null) {
+			// throws BatchException unless every SET succeeded
+			this.template.setAll(workload.entries(), Workload.TTL);
+		}
+		else {
+			// setAll's batch, with these options
+			BatchResults results = this.template.execute(options,
+					(batch) -> workload.entries().forEach((key, value) -> batch.set(key, value, Workload.TTL)));
+			if (!results.isSuccess()) {
+				throw new IllegalStateException(results.summary());
+			}
+		}
 		return workload.size();
 	}
 
 	@Override
 	public long get(Workload workload) {
-		List<@Nullable String> values = this.template.getAll(workload.keyList());
-		return workload.matchingValues(values.size(), values::get);
+		BatchOptions options = this.batchOptions;
+		if (options == null) {
+			List<@Nullable String> values = this.template.getAll(workload.keyList());
+			return workload.matchingValues(values.size(), values::get);
+		}
+		List<Response<@Nullable String>> responses = new ArrayList<>(workload.size());
+		this.template.execute(options, (batch) -> {
+			for (String key : workload.keys()) {
+				responses.add(batch.get(key));
+			}
+		});
+		return workload.matchingValues(responses.size(), (i) -> responses.get(i).get());
 	}
 
 	@Override
 	public void setGenerated(int count, IntFunction<String> keys, String value) {
-		this.template.execute((batch) -> {
+		BatchOptions options = (this.batchOptions != null) ? this.batchOptions : this.template.getDefaultOptions();
+		this.template.execute(options, (batch) -> {
 			for (int i = 0; i < count; i++) {
 				batch.set(keys.apply(i), value, Workload.TTL);
 			}

@@ -130,9 +130,12 @@ public final class Main {
 					for (Cell cell : step.cells()) {
 						long cellStart = System.nanoTime();
 						this.console.printf("[%d/%d] %-12s %-45s ", ++done, total, step.suite().id(), cell);
-						List<Row> measured = (step.suite() == Suite.POLITE)
-								? PoliteModeBenchmark.run(redis.port(), cell)
-								: step.suite().rows(cell, measure(step.suite(), cell, iterations, jvmArgs, profile));
+						List<Row> measured = switch (step.suite()) {
+							case POLITE -> PoliteModeBenchmark.run(redis.port(), cell);
+							case MARKERS -> ExactlyOnceMarkers.run(redis.port(), cell);
+							default ->
+								step.suite().rows(cell, measure(step.suite(), cell, iterations, jvmArgs, profile));
+						};
 						rows.addAll(measured);
 						if (measured.isEmpty()) {
 							missing.add(step.suite().id() + " " + cell);

@@ -11,6 +11,26 @@ enum Metric {
 
 	RATIO("ratio", "Jedis ÷ it [95%]"),
 
+	THROUGHPUT_RATIO("throughput_ratio", "throughput ÷ plain [95%]"),
+
+	PLAIN_US_PER_BATCH("plain_us_per_batch", "plain µs/batch"),
+
+	PLAIN_SERVER_CPU_NS_PER_COMMAND("plain_server_cpu_ns_per_command", "plain server CPU ns/command"),
+
+	MARKER_BYTES("marker_bytes", "marker bytes (MEMORY USAGE)"),
+
+	MARKER_TEXT_BYTES("marker_text_bytes", "reply text bytes (STRLEN)"),
+
+	MARKER_BYTES_PER_COMMAND("marker_bytes_per_command", "marker bytes/command"),
+
+	PEAK_MARKERS("peak_markers", "most markers during a batch"),
+
+	MARKERS_LEFT("markers_left", "markers left 1 s after"),
+
+	PEAK_MEMORY_KB("peak_memory_kb", "peak used_memory above start KB"),
+
+	PLAIN_PEAK_MEMORY_KB("plain_peak_memory_kb", "plain peak used_memory above start KB"),
+
 	US_PER_BATCH("us_per_batch", "µs/batch"),
 
 	JEDIS_US_PER_BATCH("jedis_us_per_batch", "Jedis µs/batch"),
@@ -89,7 +109,7 @@ enum Metric {
 		if (this == COMPLETED) {
 			return (row.mean() > 0) ? "yes" : "no";
 		}
-		if (this == RATIO) {
+		if (this == RATIO || this == THROUGHPUT_RATIO) {
 			return String.format(Locale.ROOT, "%.2f×", row.mean())
 					+ (row.hasInterval() ? String.format(Locale.ROOT, " [%.2f–%.2f]", row.low(), row.high()) : "");
 		}

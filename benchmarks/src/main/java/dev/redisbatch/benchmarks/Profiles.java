@@ -17,6 +17,10 @@ import java.util.List;
  * <li>{@code memory}: one batch of ten million SETs in 128 MB, and the new connections
  * per batch;</li>
  * <li>{@code polite}: GET latency during a backfill of a million SETs;</li>
+ * <li>{@code exactly-once}: {@code BatchTemplate}'s exactly-once batch against its plain
+ * batch in pairs, N = 10,000 and 100,000 SETs on loopback and at 1 ms, with the server's
+ * CPU per command; then the markers' memory for chunks of 100 and 1,000 INCRs and
+ * SETs;</li>
  * <li>{@code smoke}: every suite at tiny sizes and iterations, to prove the chain
  * works.</li>
  * </ul>
@@ -24,7 +28,7 @@ import java.util.List;
 final class Profiles {
 
 	static final List<String> NAMES = List.of("paired", "peers", "distance", "concurrency", "memory", "polite",
-			"smoke");
+			"exactly-once", "smoke");
 
 	private static final List<String> WORKLOADS = List.of("GET", "SET");
 
@@ -57,16 +61,23 @@ final class Profiles {
 			case "memory" -> List.of(new Step(Suite.MEMORY, once, memory(10_000_000)), new Step(Suite.PEERS, peers,
 					batches(Strategies.peers(), List.of("SET"), List.of(100), List.of(DIRECT))));
 			case "polite" -> List.of(new Step(Suite.POLITE, once, List.of(polite(1_000_000, 8))));
-			case "smoke" ->
-				List.of(new Step(Suite.PAIRED, tiny, List.of(Cell.batch(Strategies.BATCH_TEMPLATE, "GET", 10, "rtt1"))),
-						new Step(Suite.PAIRED, tiny,
-								batches(Strategies.batchTemplates(), WORKLOADS, List.of(10), List.of(DIRECT))),
-						new Step(Suite.PEERS, tiny,
-								batches(Strategies.peers(), WORKLOADS, List.of(100), List.of(DIRECT, "rtt1"))),
-						new Step(Suite.CONCURRENCY, tiny,
-								threads(List.of(4), virtualThreads ? List.of(4) : List.of(), List.of(DIRECT))),
-						new Step(Suite.MEMORY, once, memory(200_000)),
-						new Step(Suite.POLITE, once, List.of(polite(20_000, 2))));
+			case "exactly-once" -> List.of(
+					new Step(Suite.EXACTLY_ONCE, new Iterations(2, 3, 1000, 8, 2000, 5),
+							batches(List.of(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE), List.of("SET"),
+									List.of(10_000, 100_000), List.of(DIRECT, "rtt1"))),
+					new Step(Suite.MARKERS, once, markers(List.of(100, 1_000))));
+			case "smoke" -> List.of(
+					new Step(Suite.PAIRED, tiny, List.of(Cell.batch(Strategies.BATCH_TEMPLATE, "GET", 10, "rtt1"))),
+					new Step(Suite.PAIRED, tiny,
+							batches(Strategies.batchTemplates(), WORKLOADS, List.of(10), List.of(DIRECT))),
+					new Step(Suite.PEERS, tiny,
+							batches(Strategies.peers(), WORKLOADS, List.of(100), List.of(DIRECT, "rtt1"))),
+					new Step(Suite.CONCURRENCY, tiny,
+							threads(List.of(4), virtualThreads ? List.of(4) : List.of(), List.of(DIRECT))),
+					new Step(Suite.EXACTLY_ONCE, tiny,
+							List.of(Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, "SET", 100, DIRECT))),
+					new Step(Suite.MARKERS, once, markers(List.of(10))), new Step(Suite.MEMORY, once, memory(200_000)),
+					new Step(Suite.POLITE, once, List.of(polite(20_000, 2))));
 			default -> throw new IllegalArgumentException(
 					"Unknown profile '" + profile + "': one of " + String.join(", ", NAMES));
 		};
@@ -120,6 +131,19 @@ final class Profiles {
 			.filter((id) -> !id.equals(Strategies.PIPELINED_NO_POOL))
 			.map((id) -> new Cell(id, "SET", commands, DIRECT, 1, false))
 			.toList();
+	}
+
+	/**
+	 * The markers of chunks of each size, of INCRs and of SETs.
+	 */
+	private static List<Cell> markers(List<Integer> chunkSizes) {
+		List<Cell> cells = new ArrayList<>();
+		for (int n : chunkSizes) {
+			for (String workload : List.of("INCR", "SET")) {
+				cells.add(Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, workload, n, DIRECT));
+			}
+		}
+		return cells;
 	}
 
 	private static Cell polite(int backfill, int readers) {

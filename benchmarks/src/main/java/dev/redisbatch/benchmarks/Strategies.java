@@ -17,6 +17,8 @@ final class Strategies {
 
 	static final String BATCH_TEMPLATE_PORTABLE = "batchTemplatePortable";
 
+	static final String BATCH_TEMPLATE_EXACTLY_ONCE = "batchTemplateExactlyOnce";
+
 	static final String JEDIS = "jedisPipeline";
 
 	static final String PIPELINED = "pipelinedBoot";
@@ -44,6 +46,16 @@ final class Strategies {
 					"the same with redis.batch.fast-path.enabled=false: Lettuce's own pipelining, as when a check "
 							+ "of the fast path fails",
 					BatchTemplateStrategy::portable));
+
+	/**
+	 * {@code BatchTemplate}'s exactly-once mode: measured against the plain batch of the
+	 * same template (the profile {@code exactly-once}), never against Jedis.
+	 */
+	private static final Descriptor EXACTLY_ONCE = new Descriptor(BATCH_TEMPLATE_EXACTLY_ONCE,
+			"BatchTemplate, exactly-once",
+			"the auto-configured stringBatchTemplate, each batch with BatchOptions.builder().exactlyOnce(true): "
+					+ "every chunk one EVAL of the marker script",
+			BatchTemplateStrategy::exactlyOnce);
 
 	/**
 	 * The other ways to batch from a Spring application, as their documentation shows.
@@ -92,6 +104,7 @@ final class Strategies {
 	 */
 	static List<Descriptor> all() {
 		List<Descriptor> all = new ArrayList<>(BATCH_TEMPLATES);
+		all.add(EXACTLY_ONCE);
 		all.addAll(PEERS);
 		return all;
 	}

@@ -39,6 +39,19 @@ enum Suite {
 			List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"), MemoryBenchmark::rows),
 
 	/**
+	 * {@code BatchTemplate}'s exactly-once batch against its plain batch, in pairs in one
+	 * JVM, with the server's CPU per command each way.
+	 */
+	EXACTLY_ONCE("exactly-once", "Exactly-once against the plain batch, in pairs", ExactlyOnceBenchmark.class,
+			List.of(), BenchmarkEnvironment.HEAP, ExactlyOnceBenchmark::rows),
+
+	/**
+	 * What the exactly-once markers hold in the server: not JMH, it runs in the runner's
+	 * JVM ({@link ExactlyOnceMarkers}).
+	 */
+	MARKERS("markers", "Exactly-once markers in the server", null, List.of(), List.of(), (cell, run) -> List.of()),
+
+	/**
 	 * Online GET latency during a backfill, uncapped and capped: not JMH, it runs in the
 	 * runner's JVM ({@link PoliteModeBenchmark}).
 	 */

@@ -118,6 +118,30 @@ class SuitesSmokeTests {
 	}
 
 	@Test
+	void anExactlyOnceCellGivesTheRatioToThePlainBatchAndTheServersCpuBothWays() throws Exception {
+		List<Row> rows = run(Suite.EXACTLY_ONCE,
+				Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, "SET", 10, "direct"));
+
+		assertThat(row(rows, Metric.THROUGHPUT_RATIO).hasInterval()).isTrue();
+		assertThat(row(rows, Metric.US_PER_BATCH).mean()).isPositive();
+		assertThat(row(rows, Metric.PLAIN_US_PER_BATCH).mean()).isPositive();
+		assertThat(row(rows, Metric.SERVER_CPU_NS_PER_COMMAND).mean()).isPositive();
+		assertThat(row(rows, Metric.PLAIN_SERVER_CPU_NS_PER_COMMAND).mean()).isPositive();
+	}
+
+	@Test
+	void theMarkersOfAChunkAreMeasuredAndTheServerIsLeftEmpty() throws Exception {
+		List<Row> rows = ExactlyOnceMarkers.run(redis.port(),
+				Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, "INCR", 10, "direct"));
+
+		// ten ":1\r\n" after "*10\r\n"
+		assertThat(row(rows, Metric.MARKER_TEXT_BYTES).mean()).isEqualTo(45);
+		assertThat(row(rows, Metric.MARKER_BYTES).mean()).isGreaterThan(45);
+		assertThat(row(rows, Metric.PEAK_MARKERS).mean()).isPositive();
+		assertThat(redis.call("DBSIZE")).isEqualTo(0L);
+	}
+
+	@Test
 	void politeModeMeasuresTheBaselineAndBothBackfillsWithTheCapAtHalfTheFullRate() throws Exception {
 		List<Row> rows = PoliteModeBenchmark.run(redis.port(),
 				new Cell(Strategies.BATCH_TEMPLATE, "", 5_000, "direct", 2, false));
