@@ -17,7 +17,6 @@ import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
-import org.springframework.util.StringUtils;
 
 /**
  * The logic of {@code RedisBatchItemWriter}, the same on every Spring Batch line: each
@@ -26,7 +25,7 @@ import org.springframework.util.StringUtils;
  * survives a failed step), what comes again sent only when it is safe to send, and the
  * outcomes mapped onto the exceptions Spring Batch's fault tolerance acts on.
  * {@code RedisBatchItemWriter}'s documentation describes the behaviour; each line's
- * writer hands its calls over to this class.
+ * writer hands its calls over to this class, which {@link WriterSettings} builds.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -60,34 +59,21 @@ final class ChunkWriter<K, V, T> {
 
 	private boolean synchronizationRegistered;
 
-	private ChunkWriter(Settings<K, V, T> settings) {
-		this.template = settings.template;
-		this.mapper = settings.mapper;
-		this.appliedCheck = settings.appliedCheck;
-		this.options = settings.options;
-		this.name = settings.name;
-		this.ledgerKey = settings.name + ".ledger";
-		this.saveState = settings.saveState;
-	}
-
-	/**
-	 * Settings for a writer.
-	 * @param <K> the key type
-	 * @param <V> the value type
-	 * @param <T> the item type
-	 * @param template the template the batches run on
-	 * @param mapper records the commands of an item
-	 * @return the settings, with the defaults
-	 */
-	static <K, V, T> Settings<K, V, T> settings(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper) {
-		Assert.notNull(template, "template must not be null");
-		Assert.notNull(mapper, "mapper must not be null");
-		return new Settings<>(template, mapper);
+	ChunkWriter(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper,
+			@Nullable AppliedCheck<K, V, T> appliedCheck, BatchOptions options, String name, boolean saveState) {
+		this.template = template;
+		this.mapper = mapper;
+		this.appliedCheck = appliedCheck;
+		this.options = options;
+		this.name = name;
+		this.ledgerKey = name + ".ledger";
+		this.saveState = saveState;
 	}
 
 	/**
 	 * Open the writer on the step's state, restoring what it saved before a failure.
-	 * @throws UnreadableStateException if what it saved cannot be read
+	 * @throws RuntimeException the line's {@code ItemStreamException}
+	 * ({@link StepState#unreadable}) if what it saved cannot be read
 	 */
 	synchronized void open(StepState executionContext) {
 		this.context = executionContext;
@@ -102,7 +88,7 @@ final class ChunkWriter<K, V, T> {
 				}
 			}
 			catch (IllegalArgumentException ex) {
-				throw new UnreadableStateException("The writer '" + this.name + "' cannot read what it saved in '"
+				throw executionContext.unreadable("The writer '" + this.name + "' cannot read what it saved in '"
 						+ this.ledgerKey + "' of the step's execution context: " + ex.getMessage(), ex);
 			}
 			if (logger.isDebugEnabled()) {
@@ -354,66 +340,6 @@ final class ChunkWriter<K, V, T> {
 	private void resetTransaction() {
 		this.writtenThisTransaction = 0;
 		this.wroteThisTransaction = false;
-	}
-
-	/**
-	 * What a writer is built from, checked as each value is set; each line's
-	 * {@code RedisBatchItemWriter.Builder} sets them.
-	 *
-	 * @param <K> the key type
-	 * @param <V> the value type
-	 * @param <T> the item type
-	 */
-	static final class Settings<K, V, T> {
-
-		private final BatchOperations<K, V> template;
-
-		private final RedisItemMapper<K, V, T> mapper;
-
-		private @Nullable AppliedCheck<K, V, T> appliedCheck;
-
-		private BatchOptions options = BatchOptions.builder().name("spring-batch-writer").build();
-
-		private String name = "redisBatchItemWriter";
-
-		private boolean saveState = true;
-
-		private Settings(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper) {
-			this.template = template;
-			this.mapper = mapper;
-		}
-
-		void name(String name) {
-			Assert.isTrue(StringUtils.hasText(name), "name must not be empty");
-			this.name = name;
-		}
-
-		void options(BatchOptions options) {
-			Assert.notNull(options, "options must not be null");
-			this.options = options;
-		}
-
-		void appliedCheck(AppliedCheck<K, V, T> appliedCheck) {
-			Assert.notNull(appliedCheck, "appliedCheck must not be null");
-			this.appliedCheck = appliedCheck;
-		}
-
-		void saveState(boolean saveState) {
-			this.saveState = saveState;
-		}
-
-		/**
-		 * The writer's logic.
-		 * @throws IllegalStateException if state saving is off for a mapper that is not
-		 * idempotent
-		 */
-		ChunkWriter<K, V, T> build() {
-			Assert.state(this.saveState || this.mapper.isIdempotent(),
-					"saveState(false) needs an idempotent mapper: without saved state, a restarted step runs the "
-							+ "commands of the failed chunk again");
-			return new ChunkWriter<>(this);
-		}
-
 	}
 
 }

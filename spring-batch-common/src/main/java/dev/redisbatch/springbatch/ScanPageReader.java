@@ -15,13 +15,13 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.util.Assert;
-import org.springframework.util.StringUtils;
 
 /**
  * The logic of {@code RedisBatchItemReader}, the same on every Spring Batch line: keys
  * from {@code SCAN} on every master, the values of each page read by one batch, and the
  * scan's position kept in the step's state. {@code RedisBatchItemReader}'s documentation
- * describes the behaviour; each line's reader hands its calls over to this class.
+ * describes the behaviour; each line's reader hands its calls over to this class, which
+ * {@link ReaderSettings} builds.
  *
  * @param <K> the key type
  * @param <V> the value type of the template
@@ -52,33 +52,20 @@ final class ScanPageReader<K, V, R> {
 	 */
 	private ScanCursor checkpoint = ScanCursor.start();
 
-	private ScanPageReader(Settings<K, V, R> settings) {
-		this.template = settings.template;
-		this.fetcher = settings.fetcher;
-		this.scanOptions = settings.scanOptions;
-		this.options = settings.options;
-		this.cursorKey = settings.name + ".cursor";
-		this.saveState = settings.saveState;
-	}
-
-	/**
-	 * Settings for a reader.
-	 * @param <K> the key type
-	 * @param <V> the value type of the template
-	 * @param <R> the type of what the fetcher reads
-	 * @param template the template the scans and batches run on
-	 * @param fetcher records the read of a key's value
-	 * @return the settings, with the defaults
-	 */
-	static <K, V, R> Settings<K, V, R> settings(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
-		Assert.notNull(template, "template must not be null");
-		Assert.notNull(fetcher, "fetcher must not be null");
-		return new Settings<>(template, fetcher);
+	ScanPageReader(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher, ScanOptions scanOptions,
+			BatchOptions options, String name, boolean saveState) {
+		this.template = template;
+		this.fetcher = fetcher;
+		this.scanOptions = scanOptions;
+		this.options = options;
+		this.cursorKey = name + ".cursor";
+		this.saveState = saveState;
 	}
 
 	/**
 	 * Open the reader where the step's state says the scan stopped, or at the start.
-	 * @throws UnreadableStateException if the saved position cannot be read
+	 * @throws RuntimeException the line's {@code ItemStreamException}
+	 * ({@link StepState#unreadable}) if the saved position cannot be read
 	 */
 	synchronized void open(StepState executionContext) {
 		ScanCursor from = ScanCursor.start();
@@ -88,7 +75,7 @@ final class ScanPageReader<K, V, R> {
 				from = ScanCursor.fromToken(saved);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new UnreadableStateException("Cannot resume from '" + this.cursorKey
+				throw executionContext.unreadable("Cannot resume from '" + this.cursorKey
 						+ "' of the step's execution context: " + ex.getMessage(), ex);
 			}
 		}
@@ -160,63 +147,6 @@ final class ScanPageReader<K, V, R> {
 		this.scanner = null;
 		this.buffer.clear();
 		this.page = null;
-	}
-
-	/**
-	 * What a reader is built from, checked as each value is set; each line's
-	 * {@code RedisBatchItemReader.Builder} sets them.
-	 *
-	 * @param <K> the key type
-	 * @param <V> the value type of the template
-	 * @param <R> the type of what the fetcher reads
-	 */
-	static final class Settings<K, V, R> {
-
-		private final BatchTemplate<K, V> template;
-
-		private final KeyFetcher<K, V, R> fetcher;
-
-		private ScanOptions scanOptions = ScanOptions.NONE;
-
-		private BatchOptions options = BatchOptions.builder().name("spring-batch-reader").build();
-
-		private String name = "redisBatchItemReader";
-
-		private boolean saveState = true;
-
-		private Settings(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
-			this.template = template;
-			this.fetcher = fetcher;
-		}
-
-		void name(String name) {
-			Assert.isTrue(StringUtils.hasText(name), "name must not be empty");
-			this.name = name;
-		}
-
-		void scanOptions(ScanOptions scanOptions) {
-			Assert.notNull(scanOptions, "scanOptions must not be null");
-			this.scanOptions = scanOptions;
-		}
-
-		void options(BatchOptions options) {
-			Assert.notNull(options, "options must not be null");
-			this.options = options;
-		}
-
-		void saveState(boolean saveState) {
-			this.saveState = saveState;
-		}
-
-		/**
-		 * The reader's logic. The scan options are checked now, before any I/O.
-		 */
-		ScanPageReader<K, V, R> build() {
-			// invalid options fail here rather than when the step opens the reader
-			this.template.scanKeys(this.scanOptions, null);
-			return new ScanPageReader<>(this);
-		}
-
 	}
 
 }

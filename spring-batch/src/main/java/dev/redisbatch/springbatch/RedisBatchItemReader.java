@@ -1,14 +1,11 @@
 package dev.redisbatch.springbatch;
 
-import dev.redisbatch.BatchOptions;
 import dev.redisbatch.BatchTemplate;
 import dev.redisbatch.ScanCursor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.batch.infrastructure.item.ExecutionContext;
-import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
-import org.springframework.data.redis.core.ScanOptions;
 
 /**
  * A restartable Spring Batch {@code ItemReader} of Redis keys and their values: keys come
@@ -61,17 +58,12 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 	 * @return a builder
 	 */
 	public static <K, V, R> Builder<K, V, R> builder(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
-		return new Builder<>(ScanPageReader.settings(template, fetcher));
+		return new Builder<>(template, fetcher);
 	}
 
 	@Override
 	public void open(ExecutionContext executionContext) {
-		try {
-			this.reader.open(new ExecutionContextState(executionContext));
-		}
-		catch (UnreadableStateException ex) {
-			throw new ItemStreamException(ex.getMessage(), ex.getCause());
-		}
+		this.reader.open(ExecutionContextState.of(executionContext));
 	}
 
 	@Override
@@ -81,7 +73,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 
 	@Override
 	public void update(ExecutionContext executionContext) {
-		this.reader.update(new ExecutionContextState(executionContext));
+		this.reader.update(ExecutionContextState.of(executionContext));
 	}
 
 	@Override
@@ -90,64 +82,18 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 	}
 
 	/**
-	 * Builds a {@link RedisBatchItemReader}.
+	 * Builds a {@link RedisBatchItemReader}: the settings of {@link ReaderSettings}, and
+	 * {@link #build()}.
 	 *
 	 * @param <K> the key type
 	 * @param <V> the value type of the template
 	 * @param <R> the type of what the fetcher reads
 	 * @since 0.1.0
 	 */
-	public static final class Builder<K, V, R> {
+	public static final class Builder<K, V, R> extends ReaderSettings<K, V, R, Builder<K, V, R>> {
 
-		private final ScanPageReader.Settings<K, V, R> settings;
-
-		private Builder(ScanPageReader.Settings<K, V, R> settings) {
-			this.settings = settings;
-		}
-
-		/**
-		 * The name of the reader: the prefix of what it keeps in the step's execution
-		 * context.
-		 * @param name the name
-		 * @return this builder
-		 */
-		public Builder<K, V, R> name(String name) {
-			this.settings.name(name);
-			return this;
-		}
-
-		/**
-		 * {@code MATCH}, {@code COUNT} and {@code TYPE} of the scan (default: every key,
-		 * Redis's default {@code COUNT} of 10). A {@code COUNT} of a few hundred to a few
-		 * thousand makes each page's batch worth its round trip.
-		 * @param scanOptions the options
-		 * @return this builder
-		 */
-		public Builder<K, V, R> scanOptions(ScanOptions scanOptions) {
-			this.settings.scanOptions(scanOptions);
-			return this;
-		}
-
-		/**
-		 * The options of each page's batch; unset values come from the template. The
-		 * default names batches {@code spring-batch-reader}.
-		 * @param options the options
-		 * @return this builder
-		 */
-		public Builder<K, V, R> options(BatchOptions options) {
-			this.settings.options(options);
-			return this;
-		}
-
-		/**
-		 * Whether the scan position is saved in the step's execution context (default
-		 * {@code true}).
-		 * @param saveState whether to save state
-		 * @return this builder
-		 */
-		public Builder<K, V, R> saveState(boolean saveState) {
-			this.settings.saveState(saveState);
-			return this;
+		private Builder(BatchTemplate<K, V> template, KeyFetcher<K, V, R> fetcher) {
+			super(template, fetcher);
 		}
 
 		/**
@@ -155,7 +101,7 @@ public final class RedisBatchItemReader<K, V, R> implements ItemStreamReader<Red
 		 * @return the reader
 		 */
 		public RedisBatchItemReader<K, V, R> build() {
-			return new RedisBatchItemReader<>(this.settings.build());
+			return new RedisBatchItemReader<>(scanPageReader());
 		}
 
 	}

@@ -1,34 +1,19 @@
 package dev.redisbatch.springbatch;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.batch.item.ExecutionContext;
+import org.springframework.batch.item.ItemStreamException;
 
 /**
  * A step's {@link ExecutionContext} as the writer's and the reader's logic keep their
- * state in it.
+ * state in it, with {@link ItemStreamException} for state that cannot be read back.
  */
-final class ExecutionContextState implements StepState {
+final class ExecutionContextState {
 
-	private final ExecutionContext context;
-
-	ExecutionContextState(ExecutionContext context) {
-		this.context = context;
+	private ExecutionContextState() {
 	}
 
-	@Override
-	public @Nullable String getString(String key) {
-		return this.context.containsKey(key) ? this.context.getString(key) : null;
-	}
-
-	@Override
-	public void putString(String key, String value) {
-		this.context.putString(key, value);
-	}
-
-	@Override
-	public void remove(String key) {
-		this.context.remove(key);
+	static StepState of(ExecutionContext context) {
+		return new StepState(context::get, context::putString, context::remove, ItemStreamException::new);
 	}
 
 }

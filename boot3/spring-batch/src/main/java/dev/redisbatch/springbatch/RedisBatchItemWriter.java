@@ -1,11 +1,9 @@
 package dev.redisbatch.springbatch;
 
 import dev.redisbatch.BatchOperations;
-import dev.redisbatch.BatchOptions;
 
 import org.springframework.batch.item.Chunk;
 import org.springframework.batch.item.ExecutionContext;
-import org.springframework.batch.item.ItemStreamException;
 import org.springframework.batch.item.ItemStreamWriter;
 
 /**
@@ -88,22 +86,17 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 	 * @return a builder
 	 */
 	public static <K, V, T> Builder<K, V, T> builder(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper) {
-		return new Builder<>(ChunkWriter.settings(template, mapper));
+		return new Builder<>(template, mapper);
 	}
 
 	@Override
 	public void open(ExecutionContext executionContext) {
-		try {
-			this.writer.open(new ExecutionContextState(executionContext));
-		}
-		catch (UnreadableStateException ex) {
-			throw new ItemStreamException(ex.getMessage(), ex.getCause());
-		}
+		this.writer.open(ExecutionContextState.of(executionContext));
 	}
 
 	@Override
 	public void update(ExecutionContext executionContext) {
-		this.writer.update(new ExecutionContextState(executionContext));
+		this.writer.update(ExecutionContextState.of(executionContext));
 	}
 
 	@Override
@@ -117,66 +110,18 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 	}
 
 	/**
-	 * Builds a {@link RedisBatchItemWriter}.
+	 * Builds a {@link RedisBatchItemWriter}: the settings of {@link WriterSettings}, and
+	 * {@link #build()}.
 	 *
 	 * @param <K> the key type
 	 * @param <V> the value type
 	 * @param <T> the item type
 	 * @since 0.1.0
 	 */
-	public static final class Builder<K, V, T> {
+	public static final class Builder<K, V, T> extends WriterSettings<K, V, T, Builder<K, V, T>> {
 
-		private final ChunkWriter.Settings<K, V, T> settings;
-
-		private Builder(ChunkWriter.Settings<K, V, T> settings) {
-			this.settings = settings;
-		}
-
-		/**
-		 * The name of the writer: the prefix of what it keeps in the step's execution
-		 * context. Give each writer of a step its own.
-		 * @param name the name
-		 * @return this builder
-		 */
-		public Builder<K, V, T> name(String name) {
-			this.settings.name(name);
-			return this;
-		}
-
-		/**
-		 * The options of each chunk's batch (chunk size, window, timeout, name...); unset
-		 * values come from the template. The default names batches
-		 * {@code spring-batch-writer}.
-		 * @param options the options
-		 * @return this builder
-		 */
-		public Builder<K, V, T> options(BatchOptions options) {
-			this.settings.options(options);
-			return this;
-		}
-
-		/**
-		 * How to tell whether the commands of an item with an unknown outcome ran, for a
-		 * mapper that is not idempotent: with it, such items are retryable instead of
-		 * failing the chunk.
-		 * @param appliedCheck the check
-		 * @return this builder
-		 */
-		public Builder<K, V, T> appliedCheck(AppliedCheck<K, V, T> appliedCheck) {
-			this.settings.appliedCheck(appliedCheck);
-			return this;
-		}
-
-		/**
-		 * Whether the outcomes of the items written since the last commit are kept in the
-		 * step's execution context, so that a restarted step does not run commands twice
-		 * (default {@code true}). Turn it off only with an idempotent mapper.
-		 * @param saveState whether to save state
-		 * @return this builder
-		 */
-		public Builder<K, V, T> saveState(boolean saveState) {
-			this.settings.saveState(saveState);
-			return this;
+		private Builder(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper) {
+			super(template, mapper);
 		}
 
 		/**
@@ -187,7 +132,7 @@ public final class RedisBatchItemWriter<K, V, T> implements ItemStreamWriter<T> 
 		 */
 		public RedisBatchItemWriter<K, V, T> build() {
 			SpringBatchRequirement.check(Chunk.class.getPackage().getImplementationVersion());
-			return new RedisBatchItemWriter<>(this.settings.build());
+			return new RedisBatchItemWriter<>(chunkWriter());
 		}
 
 	}
