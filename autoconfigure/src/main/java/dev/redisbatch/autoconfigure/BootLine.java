@@ -16,25 +16,28 @@ import org.springframework.boot.ssl.SslBundle;
  * What this module knows of the Spring Boot line it is built for, Spring Boot 4: its
  * generation, and how its Redis connection details read.
  */
-final class BootLine {
+final class BootLine implements SpringBootLine<DataRedisConnectionDetails, DataRedisProperties> {
 
 	/**
-	 * The major version of Spring Boot this module is built for.
+	 * This module's line.
 	 */
-	static final int GENERATION = 4;
-
-	/**
-	 * The oldest Spring Boot of the line that this module supports.
-	 */
-	static final String OLDEST = "4.0";
+	static final BootLine INSTANCE = new BootLine();
 
 	private BootLine() {
 	}
 
-	/**
-	 * The settings of the batch connection pool.
-	 */
-	static RedisConnectionSettings settings(DataRedisConnectionDetails details, @Nullable DataRedisProperties redis) {
+	@Override
+	public int generation() {
+		return 4;
+	}
+
+	@Override
+	public String oldest() {
+		return "4.0";
+	}
+
+	@Override
+	public RedisConnectionSettings settings(DataRedisConnectionDetails details, @Nullable DataRedisProperties redis) {
 		if (details.getMasterReplica() != null) {
 			throw new IllegalStateException("redis-batch does not support static master/replica setups "
 					+ "(spring.data.redis.masterreplica.*): batches need one master per key. "

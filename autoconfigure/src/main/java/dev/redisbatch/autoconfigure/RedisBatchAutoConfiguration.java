@@ -40,8 +40,8 @@ public final class RedisBatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchConnectionPool redisBatchConnectionPool(DataRedisConnectionDetails connectionDetails,
 			ObjectProvider<DataRedisProperties> redisProperties, RedisBatchProperties properties) {
-		return BatchConnectionPools.create(BootLine.settings(connectionDetails, redisProperties.getIfAvailable()),
-				properties);
+		return BatchConnectionPools
+			.create(BootLine.INSTANCE.settings(connectionDetails, redisProperties.getIfAvailable()), properties);
 	}
 
 }

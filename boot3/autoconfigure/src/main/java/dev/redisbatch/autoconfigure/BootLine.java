@@ -17,25 +17,28 @@ import org.springframework.boot.ssl.SslBundle;
  * generation, and how its Redis connection details read (an SSL bundle per standalone,
  * Sentinel or Cluster setup).
  */
-final class BootLine {
+final class BootLine implements SpringBootLine<RedisConnectionDetails, RedisProperties> {
 
 	/**
-	 * The major version of Spring Boot this module is built for.
+	 * This module's line.
 	 */
-	static final int GENERATION = 3;
-
-	/**
-	 * The oldest Spring Boot of the line that this module supports.
-	 */
-	static final String OLDEST = "3.5";
+	static final BootLine INSTANCE = new BootLine();
 
 	private BootLine() {
 	}
 
-	/**
-	 * The settings of the batch connection pool.
-	 */
-	static RedisConnectionSettings settings(RedisConnectionDetails details, @Nullable RedisProperties redis) {
+	@Override
+	public int generation() {
+		return 3;
+	}
+
+	@Override
+	public String oldest() {
+		return "3.5";
+	}
+
+	@Override
+	public RedisConnectionSettings settings(RedisConnectionDetails details, @Nullable RedisProperties redis) {
 		boolean tlsUrl = RedisConnectionSettings.isTlsUrl((redis != null) ? redis.getUrl() : null);
 		String clientName = (redis != null) ? redis.getClientName() : null;
 		Duration connectTimeout = (redis != null) ? redis.getConnectTimeout() : null;

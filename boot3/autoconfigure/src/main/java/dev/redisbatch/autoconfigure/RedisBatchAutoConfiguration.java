@@ -40,8 +40,8 @@ public final class RedisBatchAutoConfiguration {
 	@ConditionalOnMissingBean
 	BatchConnectionPool redisBatchConnectionPool(RedisConnectionDetails connectionDetails,
 			ObjectProvider<RedisProperties> redisProperties, RedisBatchProperties properties) {
-		return BatchConnectionPools.create(BootLine.settings(connectionDetails, redisProperties.getIfAvailable()),
-				properties);
+		return BatchConnectionPools
+			.create(BootLine.INSTANCE.settings(connectionDetails, redisProperties.getIfAvailable()), properties);
 	}
 
 }

@@ -15,55 +15,52 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 
 /**
  * The Spring Boot classes the shared auto-configuration tests name, as this line (Spring
- * Boot 3.5) calls them: the tests in {@code autoconfigure/src/shared-test} run on every
- * line.
+ * Boot 3.5) calls them.
  */
-public final class Boot {
+public final class Boot implements SpringBootLineTestSupport {
 
 	/**
-	 * Spring Boot's Redis auto-configuration.
+	 * This line.
 	 */
-	public static final Class<?> REDIS = RedisAutoConfiguration.class;
-
-	/**
-	 * Spring Boot's observation auto-configuration.
-	 */
-	public static final Class<?> OBSERVATION = ObservationAutoConfiguration.class;
-
-	/**
-	 * Spring Boot's metrics auto-configuration.
-	 */
-	public static final Class<?> METRICS = MetricsAutoConfiguration.class;
-
-	/**
-	 * The major version of this line.
-	 */
-	public static final int GENERATION = 3;
+	static final Boot LINE = new Boot();
 
 	private Boot() {
 	}
 
-	/**
-	 * The runner with a customizer of Spring Boot's Lettuce client configuration.
-	 */
-	public static ApplicationContextRunner withLettuceClientCustomizer(ApplicationContextRunner runner,
+	@Override
+	public int generation() {
+		return 3;
+	}
+
+	@Override
+	public Class<?> redisAutoConfiguration() {
+		return RedisAutoConfiguration.class;
+	}
+
+	@Override
+	public Class<?> observationAutoConfiguration() {
+		return ObservationAutoConfiguration.class;
+	}
+
+	@Override
+	public Class<?> metricsAutoConfiguration() {
+		return MetricsAutoConfiguration.class;
+	}
+
+	@Override
+	public ApplicationContextRunner withLettuceClientCustomizer(ApplicationContextRunner runner,
 			Consumer<LettuceClientConfigurationBuilder> customizer) {
 		return runner.withBean(LettuceClientConfigurationBuilderCustomizer.class, () -> customizer::accept);
 	}
 
-	/**
-	 * The runner with a customizer of the {@code ClientResources} Spring Boot builds.
-	 */
-	public static ApplicationContextRunner withClientResourcesCustomizer(ApplicationContextRunner runner,
+	@Override
+	public ApplicationContextRunner withClientResourcesCustomizer(ApplicationContextRunner runner,
 			Consumer<ClientResources.Builder> customizer) {
 		return runner.withBean(ClientResourcesBuilderCustomizer.class, () -> customizer::accept);
 	}
 
-	/**
-	 * The runner with a Redis connection details bean, as {@code @ServiceConnection} and
-	 * Docker Compose provide one.
-	 */
-	public static ApplicationContextRunner withConnectionDetails(ApplicationContextRunner runner, String host, int port,
+	@Override
+	public ApplicationContextRunner withConnectionDetails(ApplicationContextRunner runner, String host, int port,
 			String username, String password) {
 		return runner.withBean(RedisConnectionDetails.class, () -> new RedisConnectionDetails() {
 

@@ -31,6 +31,7 @@ import org.springframework.core.Ordered;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -44,7 +45,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class RedisBatchAnnotationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class))
 		.withUserConfiguration(Services.class);
 
 	@Test
@@ -61,8 +62,8 @@ class RedisBatchAnnotationTests {
 	@Test
 	void theMethodRunsInOneBatchWhoseChunksTheMetricsReport(RedisProcess server) {
 		this.contextRunner
-			.withConfiguration(
-					AutoConfigurations.of(Boot.OBSERVATION, Boot.METRICS, RedisBatchObservationAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(boot().observationAutoConfiguration(),
+					boot().metricsAutoConfiguration(), RedisBatchObservationAutoConfiguration.class))
 			.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("spring.data.redis.port=" + server.port())
 			.run((context) -> {

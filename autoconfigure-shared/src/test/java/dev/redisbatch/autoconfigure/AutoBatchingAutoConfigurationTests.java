@@ -37,6 +37,7 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AutoBatchingAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class,
 				AutoBatchingAutoConfiguration.class))
 		.withUserConfiguration(Counting.class);
 
@@ -101,7 +102,7 @@ class AutoBatchingAutoConfigurationTests {
 	@Test
 	void aBuilderCustomizerThatSetsANettyCustomizerOfItsOwnKeepsItFirst(RedisProcess server) {
 		List<Channel> channels = new CopyOnWriteArrayList<>();
-		Boot.withClientResourcesCustomizer(run(server, "redis.batch.auto-batching.enabled=true"),
+		boot().withClientResourcesCustomizer(run(server, "redis.batch.auto-batching.enabled=true"),
 				(builder) -> builder.nettyCustomizer(new NettyCustomizer() {
 
 					@Override
@@ -122,8 +123,9 @@ class AutoBatchingAutoConfigurationTests {
 
 	@Test
 	void aLettuceClientConfigurationBuilderCustomizerStillApplies(RedisProcess server) {
-		Boot.withLettuceClientCustomizer(run(server, "redis.batch.auto-batching.enabled=true"),
-				(builder) -> builder.clientName("auto-batched-app"))
+		boot()
+			.withLettuceClientCustomizer(run(server, "redis.batch.auto-batching.enabled=true"),
+					(builder) -> builder.clientName("auto-batched-app"))
 			.run((context) -> {
 				assertThat(commandsOf(context,
 						() -> context.getBean(StringRedisTemplate.class).opsForValue().set("named", "yes")))
@@ -187,7 +189,8 @@ class AutoBatchingAutoConfigurationTests {
 
 	@Test
 	void withMicrometerEachWriteIsRecordedAsCommandsPerWrite(RedisProcess server) {
-		run(server, "redis.batch.auto-batching.enabled=true").withConfiguration(AutoConfigurations.of(Boot.METRICS))
+		run(server, "redis.batch.auto-batching.enabled=true")
+			.withConfiguration(AutoConfigurations.of(boot().metricsAutoConfiguration()))
 			.withBean(SimpleMeterRegistry.class)
 			.run((context) -> {
 				StringRedisTemplate template = context.getBean(StringRedisTemplate.class);

@@ -28,6 +28,7 @@ import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -39,7 +40,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class RedisBatchAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class));
 
 	@Test
 	void bothTemplatesAreAvailableWithNoConfiguration() {
@@ -193,7 +194,7 @@ class RedisBatchAutoConfigurationTests {
 
 	@Test
 	void staticMasterReplicaIsRejectedWithAClearMessage() {
-		assumeTrue(Boot.GENERATION >= 4, "Spring Boot 3.5 has no static master/replica setup");
+		assumeTrue(boot().generation() >= 4, "Spring Boot 3.5 has no static master/replica setup");
 		this.contextRunner.withPropertyValues("spring.data.redis.masterreplica.nodes=127.0.0.1:1,127.0.0.1:2")
 			.run((context) -> {
 				assertThat(context).hasFailed();

@@ -26,6 +26,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.ClassPathResource;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -66,8 +67,9 @@ class RedisBatchPropertiesTests {
 		DOCUMENTED_RANGES.put("redis.batch.auto-batching.max-write-bytes", List.of("1KB", "64MB"));
 	}
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class, AutoBatchingAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class,
+				AutoBatchingAutoConfiguration.class));
 
 	@Test
 	void everyPropertyInTheMetadataHasADocumentedRangeHereAndADescription() throws IOException {

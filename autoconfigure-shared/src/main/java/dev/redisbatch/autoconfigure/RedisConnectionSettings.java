@@ -9,8 +9,8 @@ import org.springframework.boot.ssl.SslBundle;
 
 /**
  * What the batch connection pool takes from Spring Boot's Redis connection details and
- * properties, in the same shape whichever Spring Boot line provides them (each line's
- * {@code BootLine} makes it).
+ * properties, in the same shape whichever Spring Boot line provides them (each line makes
+ * it, {@link SpringBootLine#settings}).
  *
  * @param mode standalone, Sentinel or Cluster
  * @param nodes the standalone server (one), the sentinels, or the cluster's seed nodes

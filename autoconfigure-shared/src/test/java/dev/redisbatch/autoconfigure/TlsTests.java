@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -43,8 +44,9 @@ class TlsTests {
 
 	private static int otherHostTlsPort;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(SslAutoConfiguration.class, Boot.REDIS, RedisBatchAutoConfiguration.class));
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, boot().redisAutoConfiguration(),
+				RedisBatchAutoConfiguration.class));
 
 	@BeforeAll
 	static void startTlsServers() {

@@ -31,6 +31,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
@@ -44,8 +45,9 @@ import static org.awaitility.Awaitility.await;
 class RedisBatchObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.OBSERVATION, Boot.METRICS, Boot.REDIS,
-				RedisBatchAutoConfiguration.class, RedisBatchObservationAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(boot().observationAutoConfiguration(),
+				boot().metricsAutoConfiguration(), boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class,
+				RedisBatchObservationAutoConfiguration.class))
 		.withUserConfiguration(Registries.class);
 
 	@Test
@@ -236,7 +238,7 @@ class RedisBatchObservationAutoConfigurationTests {
 	@Test
 	void theStarterWorksWithoutMicrometer(RedisProcess server) {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class,
 					RedisBatchObservationAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class, ObservationRegistry.class))
 			.withPropertyValues("spring.data.redis.port=" + server.port())

@@ -32,6 +32,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.javapoet.ClassName;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisBatchAotTests {
 
 	private static final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class))
 		.withUserConfiguration(WriterConfiguration.class);
 
 	private static final InMemoryGeneratedFiles generated = new InMemoryGeneratedFiles();

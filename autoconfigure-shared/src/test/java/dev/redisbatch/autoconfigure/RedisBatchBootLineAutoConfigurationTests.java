@@ -6,16 +6,21 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,13 +35,24 @@ class RedisBatchBootLineAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withPropertyValues("spring.data.redis.port=1")
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class,
 				RedisBatchBootLineAutoConfiguration.class));
 
 	@Test
 	void thisLinesJarCarriesTheMarkerOfItsLineAndNoOther() {
+		assertThat(SpringBootLine.current().generation()).isEqualTo(boot().generation());
 		assertThat(RedisBatchBootLineAutoConfiguration.linesOn(getClass().getClassLoader()))
-			.containsExactly(Boot.GENERATION);
+			.containsExactly(SpringBootLine.current().generation());
+	}
+
+	@Test
+	void thisLinesJarListsTheSharedAutoConfigurationsAndThoseOfItsLine() {
+		List<String> listed = new ArrayList<>();
+		ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()).forEach((name) -> listed.add(name));
+		assertThat(listed).filteredOn((name) -> name.startsWith("dev.redisbatch."))
+			.containsExactly(AutoBatchingAutoConfiguration.class.getName(), RedisBatchAutoConfiguration.class.getName(),
+					RedisBatchBootLineAutoConfiguration.class.getName(),
+					RedisBatchObservationAutoConfiguration.class.getName());
 	}
 
 	@Test
@@ -49,7 +65,7 @@ class RedisBatchBootLineAutoConfigurationTests {
 	@Test
 	void theStartersOfBothLinesStopTheApplicationWithOneSentenceThatNamesTheOneToRemove(@TempDir Path jar)
 			throws IOException {
-		int other = (Boot.GENERATION == 4) ? 3 : 4;
+		int other = (boot().generation() == 4) ? 3 : 4;
 		try (URLClassLoader classLoader = withMarker(jar, other)) {
 			this.contextRunner.withClassLoader(classLoader).run((context) -> {
 				assertThat(context).hasFailed();
@@ -58,7 +74,7 @@ class RedisBatchBootLineAutoConfigurationTests {
 					.hasMessage("This application has both redis-batch-spring-boot3-starter and "
 							+ "redis-batch-spring-boot-starter (the starters of two Spring Boot lines), and runs "
 							+ "Spring Boot " + SpringBootVersion.getVersion() + ": remove dev.redisbatch:"
-							+ ((Boot.GENERATION == 4) ? "redis-batch-spring-boot3-starter"
+							+ ((boot().generation() == 4) ? "redis-batch-spring-boot3-starter"
 									: "redis-batch-spring-boot-starter"));
 			});
 		}
@@ -73,8 +89,8 @@ class RedisBatchBootLineAutoConfigurationTests {
 
 	@Test
 	void anUnknownSpringBootWithOneLinePasses() {
-		assertThat(RedisBatchBootLineAutoConfiguration.problem(null, Set.of(Boot.GENERATION))).isNull();
-		assertThat(RedisBatchBootLineAutoConfiguration.problem("unknown", Set.of(Boot.GENERATION))).isNull();
+		assertThat(RedisBatchBootLineAutoConfiguration.problem(null, Set.of(boot().generation()))).isNull();
+		assertThat(RedisBatchBootLineAutoConfiguration.problem("unknown", Set.of(boot().generation()))).isNull();
 	}
 
 	/**

@@ -61,6 +61,7 @@ public final class RedisBatchBootLineAutoConfiguration {
 	 * classpath
 	 */
 	static @Nullable String problem(@Nullable String bootVersion, Set<Integer> lines) {
+		SpringBootLine<?, ?> line = SpringBootLine.current();
 		int generation = generation(bootVersion);
 		if (lines.size() > 1) {
 			return bothStarters(bootVersion, generation, lines);
@@ -68,18 +69,18 @@ public final class RedisBatchBootLineAutoConfiguration {
 		if (generation == -1) {
 			return null;
 		}
-		if (generation != BootLine.GENERATION) {
+		if (generation != line.generation()) {
 			String starter = starterFor(generation);
-			return starterFor(BootLine.GENERATION) + " is built for Spring Boot " + BootLine.GENERATION
+			return starterFor(line.generation()) + " is built for Spring Boot " + line.generation()
 					+ ".x, and this application runs Spring Boot " + bootVersion + ": "
 					+ ((starter != null) ? "depend on dev.redisbatch:" + starter + " instead"
 							: "redis-batch supports Spring Boot 3.5 and 4.x");
 		}
 		int minor = minor(bootVersion);
-		if (minor != -1 && minor < minor(BootLine.OLDEST)) {
-			return starterFor(BootLine.GENERATION) + " needs Spring Boot " + BootLine.OLDEST
+		if (minor != -1 && minor < minor(line.oldest())) {
+			return starterFor(line.generation()) + " needs Spring Boot " + line.oldest()
 					+ " or newer, the oldest line redis-batch supports, and this application runs Spring Boot "
-					+ bootVersion + ": upgrade the application to Spring Boot " + BootLine.OLDEST + " or newer";
+					+ bootVersion + ": upgrade the application to Spring Boot " + line.oldest() + " or newer";
 		}
 		return null;
 	}

@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.RedisConnectionFailureException;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -35,7 +36,7 @@ class ConnectionDetailsTests {
 	private static RedisProcess server;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class));
 
 	@BeforeAll
 	static void startServer() {
@@ -91,7 +92,7 @@ class ConnectionDetailsTests {
 
 	@Test
 	void aConnectionDetailsBeanIsUsedAsServiceConnectionsProvideIt() {
-		Boot.withConnectionDetails(this.contextRunner, "127.0.0.1", server.port(), "batcher", BATCHER_PASSWORD)
+		boot().withConnectionDetails(this.contextRunner, "127.0.0.1", server.port(), "batcher", BATCHER_PASSWORD)
 			.run((context) -> {
 				context.getBean(StringBatchTemplate.class).setAll(Map.of("from-details", "ok"), null);
 				assertThat(admin("GET", "from-details")).isEqualTo("ok");

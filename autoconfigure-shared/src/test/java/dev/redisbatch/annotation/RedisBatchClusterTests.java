@@ -25,6 +25,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static dev.redisbatch.autoconfigure.SpringBootLineTestSupport.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -39,7 +40,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class RedisBatchClusterTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(Boot.REDIS, RedisBatchAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(boot().redisAutoConfiguration(), RedisBatchAutoConfiguration.class))
 		.withUserConfiguration(Services.class);
 
 	@Test
