@@ -29,7 +29,7 @@ final class Lane {
 	private static final int SPARE_BUFFERS = 4;
 
 	/**
-	 * The most markers of acknowledged chunks one chunk removes.
+	 * The most markers of acknowledged chunks one chunk (or one {@code UNLINK}) removes.
 	 */
 	private static final int MAX_ACKNOWLEDGED = 256;
 
@@ -408,13 +408,25 @@ final class Lane {
 
 	// ------------------------------------------------------------------ exactly once
 
+	/**
+	 * Frame an exactly-once chunk as its script, once: its script also removes the
+	 * markers of chunks answered since the last one was framed (at most
+	 * {@link #MAX_ACKNOWLEDGED}; the rest wait for the next chunk, or the end of the
+	 * lease).
+	 */
 	private void frame(Chunk chunk) {
-		List<byte[]> acked = this.acknowledged;
-		List<byte[]> removed = (acked != null) ? acked : List.of();
-		chunk.frame(ExactlyOnce.markerTtl(this.settings).toSeconds(), removed);
-		if (acked != null && chunk.marker() != null) {
-			this.acknowledged = null;
+		if (chunk.marker() != null) {
+			// framed already: a chunk sent again keeps its bytes
+			return;
 		}
+		List<byte[]> acked = this.acknowledged;
+		List<byte[]> removed = List.of();
+		if (acked != null && !acked.isEmpty()) {
+			List<byte[]> taken = acked.subList(0, Math.min(acked.size(), MAX_ACKNOWLEDGED));
+			removed = new ArrayList<>(taken);
+			taken.clear();
+		}
+		chunk.frame(ExactlyOnce.markerTtl(this.settings).toSeconds(), removed);
 	}
 
 	/**
@@ -431,9 +443,7 @@ final class Lane {
 			acked = new ArrayList<>();
 			this.acknowledged = acked;
 		}
-		if (acked.size() < MAX_ACKNOWLEDGED) {
-			acked.add(marker);
-		}
+		acked.add(marker);
 	}
 
 	/**
@@ -449,7 +459,10 @@ final class Lane {
 			return;
 		}
 		try {
-			lease.lettuce().async().unlink(acked.toArray(new byte[0][]));
+			for (int from = 0; from < acked.size(); from += MAX_ACKNOWLEDGED) {
+				List<byte[]> some = acked.subList(from, Math.min(acked.size(), from + MAX_ACKNOWLEDGED));
+				lease.lettuce().async().unlink(some.toArray(new byte[0][]));
+			}
 		}
 		catch (RuntimeException ex) {
 			// the markers expire

@@ -234,7 +234,7 @@ class ExactlyOnceTests {
 				BatchOptions.builder().exactlyOnce(true).chunkSize(10).build());
 
 		template.execute((batch) -> {
-			for (int i = 0; i < 100; i++) {
+			for (int i = 0; i < 5_000; i++) {
 				batch.incr("n");
 			}
 		});
@@ -243,7 +243,7 @@ class ExactlyOnceTests {
 		// and the last ones go as the batch gives its connection back
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat((List<?>) server.call("KEYS", ExactlyOnce.MARKER_PREFIX + "*")).isEmpty());
-		assertThat(server.call("GET", "n")).isEqualTo("100");
+		assertThat(server.call("GET", "n")).isEqualTo("5000");
 		assertThat(server.call("DBSIZE")).isEqualTo(1L);
 	}
 
