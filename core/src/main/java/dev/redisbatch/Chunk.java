@@ -1,12 +1,10 @@
 package dev.redisbatch;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Consumer;
 
 import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
@@ -18,44 +16,21 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ByteArrayOutput;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.output.PushOutput;
-import io.lettuce.core.output.StatusOutput;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A chunk of commands: encoded one after the other into one buffer, sent in one write on
  * one connection, and settled together. On the fast path its replies are decoded on the
- * batch's thread, in order, straight into its commands' outputs ({@link #read}); on the
- * portable path Lettuce decodes them ({@link ReplySlots}).
+ * batch's thread, in order, straight into its commands' outputs ({@link ChunkReplies});
+ * on the portable path Lettuce decodes them ({@link ReplySlots}). An exactly-once chunk
+ * is framed as its script before its first write, and settles from the replies the script
+ * returns ({@link ExactlyOnce}).
  * <p>
  * Settling decides every command's outcome from its reply, and hands back what it found
  * as a {@link ChunkSettlement}: the chunk never changes the state of its lane or batch.
  */
 final class Chunk implements ReplyReader {
-
-	/** Expecting the reply to {@code MULTI}. */
-	private static final int MULTI = 0;
-
-	/** Expecting the {@code QUEUED} (or the error) of the command at {@link #step}. */
-	private static final int QUEUED = 1;
-
-	/** Expecting the start of {@code EXEC}'s reply. */
-	private static final int EXEC = 2;
-
-	/** Expecting the reply of the command at {@link #step}. */
-	private static final int REPLIES = 3;
-
-	/** Every reply was decoded. */
-	private static final int DECODED = 4;
-
-	/** Expecting the one reply of an exactly-once chunk's script. */
-	private static final int SCRIPT = 5;
-
-	/**
-	 * What {@link #nextOutput} answers for a reply it read in place.
-	 */
-	private static final CommandOutput<byte[], byte[], ?> READ_IN_PLACE = new StatusOutput<>(ByteArrayCodec.INSTANCE);
 
 	private ByteBuf buffer;
 
@@ -96,11 +71,6 @@ final class Chunk implements ReplyReader {
 	 */
 	private boolean everUnanswered;
 
-	/**
-	 * The reply of an exactly-once chunk's script, on the fast path.
-	 */
-	private @Nullable CommandOutput<byte[], byte[], ?> scriptReply;
-
 	private CommandResponse<?>[] responses;
 
 	/**
@@ -133,31 +103,14 @@ final class Chunk implements ReplyReader {
 
 	private int refusedForNow;
 
-	// the replies, decoded on the batch's thread
-
-	private int phase;
-
-	private int step;
-
 	/**
-	 * The output of the reply being decoded, or {@code null} between replies.
+	 * The fast path's reader of its replies.
 	 */
-	private @Nullable CommandOutput<byte[], byte[], ?> reading;
-
-	/**
-	 * The command whose reply is being decoded, while it waits for it.
-	 */
-	private @Nullable CommandResponse<?> replying;
-
-	private boolean readingPush;
-
-	private boolean askingRead;
+	private @Nullable ChunkReplies replies;
 
 	private @Nullable String execError;
 
 	private boolean execDiscarded;
-
-	private final Consumer<Throwable> unreadable = this::unreadable;
 
 	/**
 	 * Its commands as Lettuce commands, made when it is written on the portable path.
@@ -190,7 +143,6 @@ final class Chunk implements ReplyReader {
 		this.capacity = capacity;
 		this.transactional = transactional;
 		this.exactlyOnce = exactlyOnce;
-		this.phase = transactional ? MULTI : (exactlyOnce ? SCRIPT : REPLIES);
 		this.responses = new CommandResponse<?>[Math.min(capacity, 16)];
 		if (cluster) {
 			this.bounds = new int[this.responses.length * 2];
@@ -275,12 +227,9 @@ final class Chunk implements ReplyReader {
 		if (this.exactlyOnce) {
 			// every write awaits the script's one reply afresh (a chunk sent again goes
 			// on another connection)
-			this.phase = SCRIPT;
-			this.reading = null;
-			this.replying = null;
+			this.replies = null;
 			this.replySlots = null;
 			this.unresolved = false;
-			this.scriptReply = new ByteArrayOutput<>(ByteArrayCodec.INSTANCE);
 		}
 		if (this.transactional && !this.execWritten) {
 			this.buffer.writeBytes(WireCommand.EXEC);
@@ -411,7 +360,7 @@ final class Chunk implements ReplyReader {
 					System.nanoTime() - this.sentAt);
 		}
 		ReplySlots portable = this.replySlots;
-		CommandOutput<byte[], byte[], ?> reply = (portable != null) ? portable.scriptReply() : this.scriptReply;
+		CommandOutput<byte[], byte[], ?> reply = (portable != null) ? portable.scriptReply() : replies().scriptReply();
 		String noReply = Messages.noReply();
 		String error = (reply != null) ? reply.getError() : null;
 		Object text = (reply != null) ? reply.get() : null;
@@ -491,7 +440,30 @@ final class Chunk implements ReplyReader {
 	 */
 	@Override
 	public boolean isDecoded() {
-		return this.phase == DECODED;
+		return replies().isDecoded();
+	}
+
+	/**
+	 * Decode as many of the chunk's replies as the bytes hold, on the fast path
+	 * ({@link ChunkReplies}).
+	 */
+	@Override
+	public boolean read(ByteBuf bytes, ReplyDecoder decoder) {
+		return replies().read(bytes, decoder);
+	}
+
+	/**
+	 * The fast path's reader of the chunk's replies: made at its first use, and anew for
+	 * each send of an exactly-once chunk.
+	 */
+	private ChunkReplies replies() {
+		ChunkReplies current = this.replies;
+		if (current == null) {
+			current = new ChunkReplies(this.responses, this.size, this.transactional, this.exactlyOnce,
+					this.askingBefore);
+			this.replies = current;
+		}
+		return current;
 	}
 
 	/**
@@ -506,200 +478,6 @@ final class Chunk implements ReplyReader {
 			this.replySlots = current;
 		}
 		return current;
-	}
-
-	/**
-	 * Decode as many of the chunk's replies as the bytes hold. RESP3 push frames between
-	 * replies are read past. Replies that come after the chunk settled (late ones) are
-	 * read too, and dropped.
-	 * @param bytes the connection's bytes, from the next reply on
-	 * @param decoder the connection's decoder, which keeps a reply read in part
-	 * @return whether every reply of the chunk is decoded
-	 */
-	@Override
-	public boolean read(ByteBuf bytes, ReplyDecoder decoder) {
-		// the bytes' view for flat replies, taken once: nothing writes to them meanwhile
-		ByteBuffer view = null;
-		while (this.phase != DECODED) {
-			CommandOutput<byte[], byte[], ?> output = this.reading;
-			if (output == null) {
-				if (!bytes.isReadable()) {
-					return false;
-				}
-				if (view == null) {
-					view = FlatReply.view(bytes);
-				}
-				if (bytes.getByte(bytes.readerIndex()) == '>') {
-					// a push frame (a RESP3 maintenance or tracking notice) is not a
-					// reply
-					output = new PushOutput<>(ByteArrayCodec.INSTANCE);
-					this.readingPush = true;
-				}
-				else {
-					output = nextOutput(bytes);
-					if (output == null) {
-						return false;
-					}
-					if (output == READ_IN_PLACE) {
-						continue;
-					}
-					if (FlatReply.decode(bytes, view, output, this.unreadable)) {
-						replyRead();
-						continue;
-					}
-				}
-				this.reading = output;
-			}
-			if (!decoder.decode(bytes, output, this.unreadable)) {
-				return false;
-			}
-			this.reading = null;
-			if (this.readingPush) {
-				this.readingPush = false;
-			}
-			else {
-				replyRead();
-			}
-		}
-		return true;
-	}
-
-	/**
-	 * The output for the next reply; {@link #READ_IN_PLACE} when it was a status line
-	 * read past or {@code EXEC}'s header, or {@code null} when its line has not fully
-	 * arrived.
-	 */
-	private @Nullable CommandOutput<byte[], byte[], ?> nextOutput(ByteBuf bytes) {
-		switch (this.phase) {
-			case MULTI -> {
-				if (!skipLine(bytes)) {
-					return null;
-				}
-				this.phase = QUEUED;
-				this.step = 0;
-				return READ_IN_PLACE;
-			}
-			case QUEUED -> {
-				if (bytes.getByte(bytes.readerIndex()) != '+') {
-					// refused while queued: the error is the command's reply
-					return outputOf(this.step);
-				}
-				if (!skipLine(bytes)) {
-					return null;
-				}
-				nextQueued();
-				return READ_IN_PLACE;
-			}
-			case EXEC -> {
-				return readExecHeader(bytes) ? READ_IN_PLACE : null;
-			}
-			case SCRIPT -> {
-				this.replying = null;
-				CommandOutput<byte[], byte[], ?> script = this.scriptReply;
-				return (script != null) ? script : new PushOutput<>(ByteArrayCodec.INSTANCE);
-			}
-			default -> {
-				List<Integer> asking = this.askingBefore;
-				if (asking != null && !this.askingRead && asking.contains(this.step)) {
-					// the reply to ASKING is not a command's
-					if (!skipLine(bytes)) {
-						return null;
-					}
-					this.askingRead = true;
-					return READ_IN_PLACE;
-				}
-				return outputOf(this.step);
-			}
-		}
-	}
-
-	private CommandOutput<byte[], byte[], ?> outputOf(int i) {
-		CommandResponse<?> response = this.responses[i];
-		CommandOutput<byte[], byte[], ?> output = response.isSettled() ? null : response.getOutput();
-		if (output == null) {
-			// settled already (its deadline passed): the late reply is read and dropped
-			this.replying = null;
-			return new PushOutput<>(ByteArrayCodec.INSTANCE);
-		}
-		this.replying = response;
-		return output;
-	}
-
-	private void replyRead() {
-		CommandResponse<?> response = this.replying;
-		this.replying = null;
-		if (response != null) {
-			response.complete();
-		}
-		if (this.phase == SCRIPT) {
-			this.phase = DECODED;
-			return;
-		}
-		if (this.phase == QUEUED) {
-			nextQueued();
-			return;
-		}
-		this.askingRead = false;
-		if (++this.step == this.size) {
-			this.phase = DECODED;
-		}
-	}
-
-	private void nextQueued() {
-		if (++this.step == this.size) {
-			this.phase = EXEC;
-			this.step = 0;
-		}
-	}
-
-	private void unreadable(Throwable failure) {
-		CommandResponse<?> response = this.replying;
-		if (response != null) {
-			response.completeExceptionally(failure);
-		}
-	}
-
-	/**
-	 * Read {@code EXEC}'s reply up to its elements: an error ({@code EXECABORT}), a null
-	 * (the transaction was discarded), or the header of the array of the commands'
-	 * replies, which follow.
-	 * @return {@code false} when its line has not fully arrived
-	 */
-	private boolean readExecHeader(ByteBuf bytes) {
-		int start = bytes.readerIndex();
-		int end = bytes.indexOf(start, bytes.writerIndex(), (byte) '\n');
-		if (end < 0) {
-			return false;
-		}
-		byte type = bytes.getByte(start);
-		String line = bytes.toString(start + 1, Math.max(0, end - start - 2), StandardCharsets.UTF_8);
-		bytes.readerIndex(end + 1);
-		if (type == '-') {
-			this.execError = line;
-			this.phase = DECODED;
-		}
-		else if (type == '_' || line.startsWith("-")) {
-			this.execDiscarded = true;
-			this.phase = DECODED;
-		}
-		else {
-			this.phase = REPLIES;
-			this.step = 0;
-		}
-		return true;
-	}
-
-	/**
-	 * Read past a whole status line.
-	 * @return {@code false} when the line has not fully arrived
-	 */
-	private static boolean skipLine(ByteBuf bytes) {
-		int end = bytes.indexOf(bytes.readerIndex(), bytes.writerIndex(), (byte) '\n');
-		if (end < 0) {
-			return false;
-		}
-		bytes.readerIndex(end + 1);
-		return true;
 	}
 
 	// ------------------------------------------------------------------ settling
@@ -732,6 +510,10 @@ final class Chunk implements ReplyReader {
 		if (portable != null) {
 			this.execError = portable.execError();
 			this.execDiscarded = portable.execDiscarded();
+		}
+		else {
+			this.execError = replies().execError();
+			this.execDiscarded = replies().execDiscarded();
 		}
 		Throwable connectionFailure = (!decoded && on.isClosed()) ? new RedisException("Connection closed") : null;
 		// a closed connection answers too: what came before the close is decoded, and
