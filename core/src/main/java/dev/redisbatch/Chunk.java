@@ -8,10 +8,8 @@ import java.util.List;
 
 import dev.redisbatch.protocol.Redirect;
 import dev.redisbatch.protocol.Refusals;
-import dev.redisbatch.internals.ReplyDecoder;
 import dev.redisbatch.protocol.Slots;
 import dev.redisbatch.protocol.StoredReplies;
-import dev.redisbatch.wire.ReplyReader;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.ByteArrayOutput;
@@ -30,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * Settling decides every command's outcome from its reply, and hands back what it found
  * as a {@link ChunkSettlement}: the chunk never changes the state of its lane or batch.
  */
-final class Chunk implements ReplyReader {
+final class Chunk {
 
 	private ByteBuf buffer;
 
@@ -436,27 +434,19 @@ final class Chunk implements ReplyReader {
 	// ------------------------------------------------------------------ the replies
 
 	/**
-	 * Whether every reply of the chunk (and of its {@code EXEC}) was decoded.
+	 * Whether every reply of the chunk (and of its {@code EXEC}) was decoded, on the fast
+	 * path.
 	 */
-	@Override
-	public boolean isDecoded() {
+	boolean isDecoded() {
 		return replies().isDecoded();
 	}
 
 	/**
-	 * Decode as many of the chunk's replies as the bytes hold, on the fast path
-	 * ({@link ChunkReplies}).
-	 */
-	@Override
-	public boolean read(ByteBuf bytes, ReplyDecoder decoder) {
-		return replies().read(bytes, decoder);
-	}
-
-	/**
 	 * The fast path's reader of the chunk's replies: made at its first use, and anew for
-	 * each send of an exactly-once chunk.
+	 * each send of an exactly-once chunk, so that a connection the chunk left reads into
+	 * the reader of that send only.
 	 */
-	private ChunkReplies replies() {
+	ChunkReplies replies() {
 		ChunkReplies current = this.replies;
 		if (current == null) {
 			current = new ChunkReplies(this.responses, this.size, this.transactional, this.exactlyOnce,

@@ -55,9 +55,9 @@ final class ChunkReplies implements ReplyReader {
 	private final @Nullable List<Integer> askingBefore;
 
 	/**
-	 * The reply of an exactly-once chunk's script.
+	 * The reply of an exactly-once chunk's script, or {@code null} for other chunks.
 	 */
-	private final CommandOutput<byte[], byte[], ?> scriptReply = new ByteArrayOutput<>(ByteArrayCodec.INSTANCE);
+	private final @Nullable CommandOutput<byte[], byte[], ?> scriptReply;
 
 	private int phase;
 
@@ -97,6 +97,7 @@ final class ChunkReplies implements ReplyReader {
 		this.size = size;
 		this.askingBefore = askingBefore;
 		this.phase = transactional ? MULTI : (exactlyOnce ? SCRIPT : REPLIES);
+		this.scriptReply = exactlyOnce ? new ByteArrayOutput<>(ByteArrayCodec.INSTANCE) : null;
 	}
 
 	/**
@@ -122,9 +123,10 @@ final class ChunkReplies implements ReplyReader {
 	}
 
 	/**
-	 * The output of an exactly-once chunk's script reply.
+	 * The output of an exactly-once chunk's script reply, or {@code null} for other
+	 * chunks.
 	 */
-	CommandOutput<byte[], byte[], ?> scriptReply() {
+	@Nullable CommandOutput<byte[], byte[], ?> scriptReply() {
 		return this.scriptReply;
 	}
 
@@ -215,7 +217,8 @@ final class ChunkReplies implements ReplyReader {
 			}
 			case SCRIPT -> {
 				this.replying = null;
-				return this.scriptReply;
+				CommandOutput<byte[], byte[], ?> script = this.scriptReply;
+				return (script != null) ? script : new PushOutput<>(ByteArrayCodec.INSTANCE);
 			}
 			default -> {
 				List<Integer> asking = this.askingBefore;

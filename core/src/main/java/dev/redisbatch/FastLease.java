@@ -47,13 +47,13 @@ final class FastLease extends Lease {
 		if (!this.wire.write(chunk.buffer(), chunk.deadline())) {
 			return false;
 		}
-		this.wire.written(chunk);
+		this.wire.written(chunk.replies());
 		return true;
 	}
 
 	@Override
 	boolean await(Chunk chunk, long deadline) {
-		return this.wire.await(chunk, deadline);
+		return this.wire.await(chunk.replies(), deadline);
 	}
 
 	@Override

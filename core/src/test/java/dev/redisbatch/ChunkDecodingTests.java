@@ -265,7 +265,7 @@ class ChunkDecodingTests {
 
 		boolean feed(String part) {
 			this.bytes.writeCharSequence(part, StandardCharsets.UTF_8);
-			return this.chunk.read(this.bytes, this.decoder);
+			return this.chunk.replies().read(this.bytes, this.decoder);
 		}
 
 		void assertDecoded() {
