@@ -45,6 +45,8 @@ final class ExactlyOnce {
 	 */
 	static final String MARKER_PREFIX = "redis-batch:eo:";
 
+	private static final byte[] MARKER_PREFIX_BYTES = MARKER_PREFIX.getBytes(StandardCharsets.US_ASCII);
+
 	/**
 	 * The least time a marker is kept.
 	 */
@@ -214,7 +216,7 @@ final class ExactlyOnce {
 	 * Whether a key is a marker.
 	 */
 	static boolean isMarker(byte[] key) {
-		byte[] prefix = MARKER_PREFIX.getBytes(StandardCharsets.US_ASCII);
+		byte[] prefix = MARKER_PREFIX_BYTES;
 		if (key.length < prefix.length) {
 			return false;
 		}
