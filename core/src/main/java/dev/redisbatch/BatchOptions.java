@@ -49,6 +49,10 @@ public final class BatchOptions {
 	 */
 	public static final long MIN_CHUNK_BYTES = 1024;
 
+	private static final int MAX_BATCH_ID_LENGTH = 200;
+
+	private static final Duration MAX_WINDOW = Duration.ofDays(30);
+
 	/**
 	 * The most retry attempts accepted.
 	 */
@@ -92,6 +96,10 @@ public final class BatchOptions {
 
 	private final @Nullable Boolean exactlyOnce;
 
+	private final @Nullable String exactlyOnceId;
+
+	private final @Nullable Duration exactlyOnceWindow;
+
 	private BatchOptions(Builder builder) {
 		this.chunkSize = builder.chunkSize;
 		this.timeout = builder.timeout;
@@ -105,6 +113,8 @@ public final class BatchOptions {
 		this.maxCommandsPerSecond = builder.maxCommandsPerSecond;
 		this.maxBytesPerSecond = builder.maxBytesPerSecond;
 		this.exactlyOnce = builder.exactlyOnce;
+		this.exactlyOnceId = builder.exactlyOnceId;
+		this.exactlyOnceWindow = builder.exactlyOnceWindow;
 	}
 
 	/**
@@ -142,6 +152,8 @@ public final class BatchOptions {
 		builder.maxCommandsPerSecond = this.maxCommandsPerSecond;
 		builder.maxBytesPerSecond = this.maxBytesPerSecond;
 		builder.exactlyOnce = this.exactlyOnce;
+		builder.exactlyOnceId = this.exactlyOnceId;
+		builder.exactlyOnceWindow = this.exactlyOnceWindow;
 		return builder;
 	}
 
@@ -252,6 +264,24 @@ public final class BatchOptions {
 	}
 
 	/**
+	 * The id that names an exactly-once batch's markers across runs, or {@code null}
+	 * ({@link Builder#exactlyOnce(String, Duration)}).
+	 * @return the batch's id
+	 */
+	public @Nullable String exactlyOnceId() {
+		return this.exactlyOnceId;
+	}
+
+	/**
+	 * How long the markers of a batch with an {@link #exactlyOnceId()} are kept, or
+	 * {@code null}.
+	 * @return the window in which the same batch run again finds what ran
+	 */
+	public @Nullable Duration exactlyOnceWindow() {
+		return this.exactlyOnceWindow;
+	}
+
+	/**
 	 * Fill the values these options leave unset from the given fully-set options.
 	 * @param defaults options with every value set
 	 * @return options with every value set
@@ -270,6 +300,11 @@ public final class BatchOptions {
 		merged.maxCommandsPerSecond = pick(this.maxCommandsPerSecond, defaults.maxCommandsPerSecond);
 		merged.maxBytesPerSecond = pick(this.maxBytesPerSecond, defaults.maxBytesPerSecond);
 		merged.exactlyOnce = pick(this.exactlyOnce, defaults.exactlyOnce);
+		// an id names one batch: it is never a default
+		if (Boolean.TRUE.equals(merged.exactlyOnce)) {
+			merged.exactlyOnceId = this.exactlyOnceId;
+			merged.exactlyOnceWindow = this.exactlyOnceWindow;
+		}
 		return new BatchOptions(merged);
 	}
 
@@ -290,9 +325,14 @@ public final class BatchOptions {
 	 * Check that every value is set, as a template's defaults must be.
 	 * @return these options
 	 * @throws IllegalStateException naming the first value that is unset
+	 * @throws IllegalArgumentException when they carry an exactly-once id, which names
+	 * one batch
 	 */
 	BatchOptions requireComplete() {
 		toSettings();
+		if (this.exactlyOnceId != null) {
+			throw new IllegalArgumentException(Messages.exactlyOnceIdAsDefault());
+		}
 		return this;
 	}
 
@@ -330,7 +370,8 @@ public final class BatchOptions {
 	private List<@Nullable Object> values() {
 		return Arrays.asList(this.chunkSize, this.timeout, this.transactional, this.name, this.maxChunkBytes,
 				this.maxInFlightBytes, this.maxInFlightCommands, this.retryAttempts, this.retryBackoff,
-				this.maxCommandsPerSecond, this.maxBytesPerSecond, this.exactlyOnce);
+				this.maxCommandsPerSecond, this.maxBytesPerSecond, this.exactlyOnce, this.exactlyOnceId,
+				this.exactlyOnceWindow);
 	}
 
 	@Override
@@ -350,7 +391,11 @@ public final class BatchOptions {
 				+ ", maxInFlightBytes=" + this.maxInFlightBytes + ", maxInFlightCommands=" + this.maxInFlightCommands
 				+ ", retryAttempts=" + this.retryAttempts + ", retryBackoff=" + this.retryBackoff
 				+ ", maxCommandsPerSecond=" + this.maxCommandsPerSecond + ", maxBytesPerSecond="
-				+ this.maxBytesPerSecond + ", exactlyOnce=" + this.exactlyOnce + "]";
+				+ this.maxBytesPerSecond + ", exactlyOnce=" + this.exactlyOnce
+				+ ((this.exactlyOnceId != null)
+						? ", exactlyOnceId=" + this.exactlyOnceId + ", exactlyOnceWindow=" + this.exactlyOnceWindow
+						: "")
+				+ "]";
 	}
 
 	private static void checkBytes(long bytes, String what) {
@@ -397,6 +442,10 @@ public final class BatchOptions {
 		private @Nullable Long maxBytesPerSecond;
 
 		private @Nullable Boolean exactlyOnce;
+
+		private @Nullable String exactlyOnceId;
+
+		private @Nullable Duration exactlyOnceWindow;
 
 		private Builder() {
 		}
@@ -563,26 +612,61 @@ public final class BatchOptions {
 		}
 
 		/**
-		 * Build the options.
-		 * @return the options
-		 */
-		/**
 		 * Whether each chunk runs exactly once: atomically, as one Lua script that keeps
 		 * its commands' replies under a marker key. A chunk whose connection is lost
 		 * before its reply came is sent again, with the same marker, on a new connection:
 		 * if it ran, its commands' own replies come back; if not, it runs now. So no
 		 * command is left {@link Outcome#UNKNOWN} while its server can be reached, and
-		 * none runs twice. It runs on standalone and Sentinel-managed servers, and cannot
-		 * be combined with {@link #transactional(boolean)} (the script is atomic
+		 * none runs twice. It runs on standalone servers, Sentinel-managed servers and
+		 * Redis Cluster (where each chunk holds the commands of one hash slot), and
+		 * cannot be combined with {@link #transactional(boolean)} (the script is atomic
 		 * already). Commands a script cannot run are refused when they are recorded.
 		 * @param exactlyOnce whether the batch is exactly-once
 		 * @return this builder
 		 */
 		public Builder exactlyOnce(boolean exactlyOnce) {
 			this.exactlyOnce = exactlyOnce;
+			this.exactlyOnceId = null;
+			this.exactlyOnceWindow = null;
 			return this;
 		}
 
+		/**
+		 * Exactly once across runs: {@link #exactlyOnce(boolean) exactly-once}, with
+		 * markers named after {@code batchId} (and each chunk's place in the batch and a
+		 * digest of its bytes) and kept for {@code window} instead of being removed once
+		 * answered. The same batch run again with the same id within the window (after
+		 * the application restarted, say) finds the chunks that ran: their commands take
+		 * the replies that were kept, and nothing runs twice; the chunks that did not
+		 * run, run. It is the same batch when it records the same commands in the same
+		 * order, with the same options, against the same servers: a chunk whose bytes
+		 * differ has another marker, and runs. An id names one batch: two batches that
+		 * share one could take each other's replies.
+		 * @param batchId the batch's id: 1 to 200 characters, without {@code {} or {@code
+		 * }}
+		 * @param window how long the markers are kept: at least one second, at most 30
+		 * days
+		 * @return this builder
+		 */
+		public Builder exactlyOnce(String batchId, Duration window) {
+			Assert.notNull(batchId, "batchId must not be null");
+			Assert.notNull(window, "window must not be null");
+			Assert.isTrue(!batchId.isEmpty() && batchId.length() <= MAX_BATCH_ID_LENGTH,
+					() -> "batchId must have 1 to " + MAX_BATCH_ID_LENGTH + " characters but has " + batchId.length());
+			Assert.isTrue(batchId.indexOf('{') < 0 && batchId.indexOf('}') < 0,
+					"batchId must not contain '{' or '}' (they would choose the markers' cluster hash slot)");
+			Assert.isTrue(window.compareTo(Duration.ofSeconds(1)) >= 0 && window.compareTo(MAX_WINDOW) <= 0,
+					() -> "window must be from 1 second to 30 days but was " + window);
+			this.exactlyOnce = true;
+			this.exactlyOnceId = batchId;
+			this.exactlyOnceWindow = window;
+			return this;
+		}
+
+		/**
+		 * Build the options.
+		 * @return the options
+		 */
 		public BatchOptions build() {
 			return new BatchOptions(this);
 		}

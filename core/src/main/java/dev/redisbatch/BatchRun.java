@@ -84,9 +84,6 @@ final class BatchRun implements Lane.Events {
 		this.ledger = outcomes;
 		this.report = BatchReport.of(observations, settings, pool.topology());
 		boolean cluster = pool.topology() == BatchConnectionPool.Topology.CLUSTER;
-		if (cluster && settings.exactlyOnce()) {
-			throw new InvalidDataAccessApiUsageException(Messages.exactlyOnceOnCluster());
-		}
 		boolean sentinel = pool.topology() == BatchConnectionPool.Topology.SENTINEL;
 		this.router = new Router(pool, (node) -> new Lane(node, settings, cluster, sentinel, outcomes, this));
 		this.stops = new Stops(this.router, outcomes);
@@ -176,6 +173,18 @@ final class BatchRun implements Lane.Events {
 		}
 	}
 
+	/**
+	 * Refuse, before anything is written, a command without a key in an exactly-once
+	 * batch on a cluster: its chunk is a script in one hash slot, which the keys choose.
+	 * @param type the command
+	 * @param slot its slot
+	 */
+	void checkRoutable(ProtocolKeyword type, int slot) {
+		if (slot == Slots.ANY && this.settings.exactlyOnce() && this.router.isCluster()) {
+			throw new InvalidDataAccessApiUsageException(Messages.exactlyOnceWithoutKey(type.toString()));
+		}
+	}
+
 	int slotOf(byte[][] keys) {
 		return this.router.slotOf(keys);
 	}
@@ -207,8 +216,9 @@ final class BatchRun implements Lane.Events {
 		Lane lane = isStopped() ? this.router.unroutable() : route(route);
 		this.current = lane;
 		this.commandSlot = route;
-		this.commandStart = lane.open().buffer().writerIndex();
-		return lane.open().buffer();
+		ByteBuf buffer = lane.openFor(route).buffer();
+		this.commandStart = buffer.writerIndex();
+		return buffer;
 	}
 
 	private Lane route(int slot) {
@@ -283,6 +293,7 @@ final class BatchRun implements Lane.Events {
 				ByteBuffer first = args.getFirstEncodedKey();
 				slot = (first != null) ? SlotHash.getSlot(first) : Slots.ANY;
 			}
+			checkRoutable(command.getType(), slot);
 		}
 		command.encode(startCommand(slot));
 		CommandResponse<T> response = lettuceCommand(command, converter, replyAwaited);
@@ -413,7 +424,7 @@ final class BatchRun implements Lane.Events {
 	void sendOpenChunks() {
 		checkNotFinished();
 		for (Lane lane : this.router.lanes()) {
-			lane.sendOpen();
+			lane.sendAllOpen();
 		}
 		sendRerouted();
 	}
@@ -522,7 +533,7 @@ final class BatchRun implements Lane.Events {
 		do {
 			List<Lane> lanes = this.router.lanes();
 			for (int i = 0; i < lanes.size(); i++) {
-				lanes.get(i).sendOpen();
+				lanes.get(i).sendAllOpen();
 			}
 			lanes = this.router.lanes();
 			for (int i = 0; i < lanes.size(); i++) {

@@ -44,6 +44,11 @@ final class Chunk {
 	private byte @Nullable [] marker;
 
 	/**
+	 * An exactly-once chunk's commands as recorded, once it was framed.
+	 */
+	private @Nullable ByteBuf recorded;
+
+	/**
 	 * How many times it was written.
 	 */
 	private int writes;
@@ -54,15 +59,17 @@ final class Chunk {
 	private boolean unresolved;
 
 	/**
-	 * Whether a {@code READONLY} refusal of its script sends it again: on a Sentinel
-	 * pool, where a new connection reaches the master the sentinels name.
+	 * Which refusals of its script send it again (they come before anything ran): on a
+	 * Sentinel pool {@code READONLY}, as a new connection reaches the master the
+	 * sentinels name; on a cluster {@code TRYAGAIN} and {@code ASK}, as its slot is being
+	 * migrated and the chunk waits for the migration to end.
 	 */
-	private boolean resendWhenReadOnly;
+	private List<String> resentRefusals = List.of();
 
 	/**
-	 * The {@code READONLY} refusal of its last send, when every send was refused so.
+	 * The refusal of its last send, when every send was refused so.
 	 */
-	private @Nullable String readOnlyRefusal;
+	private @Nullable String refusal;
 
 	/**
 	 * Whether a send went unanswered: whether it ran cannot be told from a refusal later.
@@ -161,6 +168,14 @@ final class Chunk {
 	}
 
 	/**
+	 * The slot of its first command, on a cluster; {@link Slots#ANY} otherwise.
+	 */
+	int slot() {
+		int[] slotOf = this.slots;
+		return (slotOf != null && this.size > 0) ? slotOf[0] : Slots.ANY;
+	}
+
+	/**
 	 * The request bytes of the chunk: what it puts in flight when it is written.
 	 */
 	int bytes() {
@@ -248,17 +263,20 @@ final class Chunk {
 	/**
 	 * Frame an exactly-once chunk's commands as its script, once, before its first write:
 	 * from then on the chunk's bytes are the script's {@code EVAL}, and every write sends
-	 * the same bytes with the same marker.
-	 * @param ttlSeconds how long the marker is kept
+	 * the same bytes with the same marker. The commands as recorded are kept, so that a
+	 * chunk a cluster redirected before it ran can be recorded elsewhere.
+	 * @param settings the batch's settings (how its markers are named and kept)
+	 * @param ordinal the chunk's place among the chunks its lane sent
 	 * @param acked markers of chunks answered on their first write, for the script to
 	 * remove
 	 */
-	void frame(long ttlSeconds, List<byte[]> acked) {
+	void frame(RunSettings settings, int ordinal, List<byte[]> acked) {
 		if (this.marker != null) {
 			return;
 		}
-		byte[] own = ExactlyOnce.newMarker();
-		ByteBuf framed = ExactlyOnce.frame(this.buffer, own, ttlSeconds, acked);
+		byte[] own = ExactlyOnce.marker(settings, slot(), ordinal, this.buffer);
+		ByteBuf framed = ExactlyOnce.frame(this.buffer, own, ExactlyOnce.markerTtl(settings).toSeconds(), acked);
+		this.recorded = this.buffer;
 		this.buffer = framed;
 		this.marker = own;
 	}
@@ -290,29 +308,29 @@ final class Chunk {
 	}
 
 	/**
-	 * Send this exactly-once chunk again when a server refuses its script as a replica
-	 * ({@code READONLY}): the script refused it before anything ran, and a new connection
-	 * reaches the master the sentinels name now.
+	 * Send this exactly-once chunk again, after a pause, when the server refuses its
+	 * script with one of these errors: the script refused it before anything ran.
+	 * @param refusals the errors' first words
 	 */
-	void resendWhenReadOnly() {
-		this.resendWhenReadOnly = true;
+	void resendWhenRefused(List<String> refusals) {
+		this.resentRefusals = refusals;
 	}
 
 	/**
 	 * No send is left for an unresolved chunk: its commands are {@link Outcome#UNKNOWN},
-	 * or {@link Outcome#FAILED} with the server's {@code READONLY} when every send was
-	 * refused so (nothing ran).
+	 * or {@link Outcome#FAILED} with the server's refusal ({@code READONLY},
+	 * {@code TRYAGAIN}) when every send was refused so (nothing ran).
 	 */
 	ChunkSettlement settleUnresolved(String why, OutcomeLedger ledger) {
 		this.unresolved = false;
-		String refusal = this.readOnlyRefusal;
-		if (refusal != null && !this.everUnanswered) {
+		String refused = this.refusal;
+		if (refused != null && !this.everUnanswered) {
 			// every send was refused before it ran: no master was found in time, and
 			// nothing ran
 			for (int i = 0; i < this.size; i++) {
-				this.responses[i].settle(Outcome.FAILED, refusal, ledger);
+				this.responses[i].settle(Outcome.FAILED, refused, ledger);
 			}
-			return new ChunkSettlement(true, false, 0, 0, null, List.of(), false, true,
+			return new ChunkSettlement(true, false, 0, 0, null, List.of(), false, refused.startsWith("READONLY"),
 					System.nanoTime() - this.sentAt);
 		}
 		int unknown = 0;
@@ -362,16 +380,30 @@ final class Chunk {
 		String noReply = Messages.noReply();
 		String error = (reply != null) ? reply.getError() : null;
 		Object text = (reply != null) ? reply.get() : null;
-		if (error != null && this.resendWhenReadOnly && error.startsWith("READONLY")) {
-			// the server turned into a replica: the script refused the chunk before
-			// anything ran, and it goes again on a new connection, to the master the
-			// sentinels name now
+		if (error != null && isResent(error)) {
+			// refused before anything ran: it goes again after a pause, on a new
+			// connection (to the master the sentinels name now, or once the slot's
+			// migration ended)
 			this.unresolved = true;
-			this.readOnlyRefusal = error;
-			return new ChunkSettlement(false, interrupted, 0, 0, null, List.of(), false, true,
+			this.refusal = error;
+			return new ChunkSettlement(false, interrupted, 0, 0, null, List.of(), false, error.startsWith("READONLY"),
 					System.nanoTime() - this.sentAt);
 		}
-		this.readOnlyRefusal = null;
+		this.refusal = null;
+		if (error != null && this.bounds != null && error.startsWith("MOVED ")) {
+			// the slot has another master: nothing ran, and every command goes there
+			Redirect moved = Redirect.parse(error);
+			if (moved != null) {
+				String target = moved.host().isEmpty() ? host : moved.host();
+				List<Reroute> reroutes = new ArrayList<>(this.size);
+				for (int i = 0; i < this.size; i++) {
+					reroutes.add(new Reroute(this.responses[i], bytesOf(i), slotOf(i), target, moved.port(), false,
+							moved.kind()));
+				}
+				return new ChunkSettlement(true, interrupted, 0, 0, null, reroutes, false, false,
+						System.nanoTime() - this.sentAt);
+			}
+		}
 		if (error != null) {
 			if (ExactlyOnce.didNotRun(error)) {
 				for (int i = 0; i < this.size; i++) {
@@ -416,6 +448,15 @@ final class Chunk {
 		catch (IllegalArgumentException | IndexOutOfBoundsException ex) {
 			// not the script's text: the commands still without a reply stay unknown
 		}
+	}
+
+	private boolean isResent(String error) {
+		for (String prefix : this.resentRefusals) {
+			if (error.startsWith(prefix)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void start(long timeoutNanos) {
@@ -598,7 +639,8 @@ final class Chunk {
 			throw new IllegalStateException("Commands are only sent elsewhere on a cluster");
 		}
 		byte[] bytes = new byte[where[i * 2 + 1] - where[i * 2]];
-		this.buffer.getBytes(where[i * 2], bytes);
+		ByteBuf commands = (this.recorded != null) ? this.recorded : this.buffer;
+		commands.getBytes(where[i * 2], bytes);
 		return bytes;
 	}
 

@@ -190,6 +190,7 @@ final class CommandWriter<T> {
 					return this.run.addFailed(name, Messages.crossSlot(name, all), null);
 				}
 			}
+			this.run.checkRoutable(this.type, slot);
 			ByteBuf target = this.run.startCommand(slot);
 			RespWriter.array(target, 1 + this.count);
 			RespWriter.bulk(target, this.type);

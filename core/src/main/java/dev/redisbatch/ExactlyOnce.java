@@ -1,7 +1,10 @@
 package dev.redisbatch;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.redisbatch.protocol.RespWriter;
+import dev.redisbatch.protocol.Slots;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -158,6 +162,21 @@ final class ExactlyOnce {
 			"MASTERDOWN", "MISCONF", "NOPERM", "NOAUTH", "NOSCRIPT", "MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN",
 			"CROSSSLOT", MALFORMED);
 
+	/**
+	 * Refusals after which a chunk goes again on a Sentinel pool: a master demoted by a
+	 * failover; a new connection reaches the master the sentinels name.
+	 */
+	static final List<String> RESENT_ON_SENTINEL = List.of("READONLY");
+
+	/**
+	 * Refusals after which a chunk goes again on a cluster: its slot is being migrated
+	 * ({@code ASK} when none of its keys is left on the old master, {@code TRYAGAIN} when
+	 * some are, and on the new master, for a script that declares several keys, until
+	 * they are all there). The chunk waits for the migration to end, when the old master
+	 * answers {@code MOVED} and the chunk goes to the new one.
+	 */
+	static final List<String> RESENT_ON_CLUSTER = List.of("TRYAGAIN", "ASK ");
+
 	private ExactlyOnce() {
 	}
 
@@ -178,13 +197,25 @@ final class ExactlyOnce {
 	}
 
 	/**
-	 * How long a batch's markers are kept: long enough for every send of a lost chunk,
-	 * and at least {@link #MIN_MARKER_TTL}.
+	 * How long a batch's markers are kept: long enough for every send of a lost chunk, at
+	 * least {@link #MIN_MARKER_TTL}, and, for a batch with an id, its window.
 	 */
 	static Duration markerTtl(RunSettings settings) {
 		Duration perSend = settings.timeout().plus(backoff(settings));
 		Duration needed = perSend.multipliedBy(2L * attempts(settings));
+		Duration window = settings.options().exactlyOnceWindow();
+		if (window != null && window.compareTo(needed) > 0) {
+			needed = window;
+		}
 		return (needed.compareTo(MIN_MARKER_TTL) > 0) ? needed : MIN_MARKER_TTL;
+	}
+
+	/**
+	 * Whether the batch's markers are named after its id: they are kept for its window,
+	 * and never removed once answered (the same batch run again looks for them).
+	 */
+	static boolean isNamed(RunSettings settings) {
+		return settings.options().exactlyOnceId() != null;
 	}
 
 	/**
@@ -203,13 +234,45 @@ final class ExactlyOnce {
 	}
 
 	/**
-	 * A new marker: unique without coordination (128 random bits).
+	 * The marker of a chunk: {@value #MARKER_PREFIX}, on a cluster the hash tag of the
+	 * chunk's slot (the script's keys must share one slot), then 22 random characters
+	 * (128 bits: unique without coordination); or, for a batch with an id, the id, the
+	 * chunk's place among the batch's chunks to its server and a digest of the chunk's
+	 * commands, so that the same batch run again names the same markers.
+	 * @param settings the batch's settings
+	 * @param slot the slot of the chunk's commands, or {@link Slots#ANY} off a cluster
+	 * @param ordinal the chunk's place among the chunks the batch sent to its server
+	 * @param commands the chunk's commands, as recorded
+	 * @return the marker
 	 */
-	static byte[] newMarker() {
-		byte[] random = new byte[16];
-		ThreadLocalRandom.current().nextBytes(random);
-		String id = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-		return (MARKER_PREFIX + id).getBytes(StandardCharsets.US_ASCII);
+	static byte[] marker(RunSettings settings, int slot, int ordinal, ByteBuf commands) {
+		StringBuilder marker = new StringBuilder(64).append(MARKER_PREFIX);
+		if (slot >= 0) {
+			marker.append('{').append(new String(Slots.tag(slot), StandardCharsets.US_ASCII)).append('}');
+		}
+		String id = settings.options().exactlyOnceId();
+		Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+		if (id == null) {
+			byte[] random = new byte[16];
+			ThreadLocalRandom.current().nextBytes(random);
+			return marker.append(base64.encodeToString(random)).toString().getBytes(StandardCharsets.UTF_8);
+		}
+		MessageDigest sha256;
+		try {
+			sha256 = MessageDigest.getInstance("SHA-256");
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every Java platform has SHA-256", ex);
+		}
+		sha256.update(commands.nioBuffer());
+		byte[] digest = Arrays.copyOf(sha256.digest(), 12);
+		return marker.append(id)
+			.append(':')
+			.append(ordinal)
+			.append(':')
+			.append(base64.encodeToString(digest))
+			.toString()
+			.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**

@@ -2,9 +2,13 @@ package dev.redisbatch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.redisbatch.protocol.Slots;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +36,19 @@ final class Lane {
 	 * The most markers of acknowledged chunks one chunk (or one {@code UNLINK}) removes.
 	 */
 	private static final int MAX_ACKNOWLEDGED = 256;
+
+	/**
+	 * The most chunks of other slots an exactly-once lane on a cluster keeps recording
+	 * (and at most {@code maxInFlightBytes} of them): commands that cycle through the
+	 * slots of a master still fill chunks of many commands.
+	 */
+	static final int MAX_PARKED_CHUNKS = 4096;
+
+	/**
+	 * The first capacity of a chunk buffer of an exactly-once lane on a cluster: its
+	 * chunks hold one slot's commands, often a few.
+	 */
+	private static final int SLOT_CHUNK_BYTES = 512;
 
 	/**
 	 * The byte budget of a lane's first chunk: it goes out early, so that the server
@@ -99,6 +116,24 @@ final class Lane {
 	private boolean rerouteOnStop;
 
 	/**
+	 * On a cluster, for an exactly-once batch: the chunks of other slots being recorded,
+	 * in the order they were opened (a script's keys must share one slot, so each chunk
+	 * holds the commands of one slot); {@code null} otherwise.
+	 */
+	private final @Nullable LinkedHashMap<Integer, Chunk> parked;
+
+	/**
+	 * The request bytes of the parked chunks.
+	 */
+	private long parkedBytes;
+
+	/**
+	 * How many exactly-once chunks the lane framed: the next one's place, which names the
+	 * markers of a batch with an id.
+	 */
+	private int framed;
+
+	/**
 	 * A lane.
 	 * @param node the server, or {@code null} for the lane of a batch that could not
 	 * route its commands (they all end not sent)
@@ -125,6 +160,7 @@ final class Lane {
 		this.events = events;
 		this.chunkBytes = settings.transactional() ? settings.maxChunkBytes()
 				: Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes());
+		this.parked = (cluster && settings.exactlyOnce()) ? new LinkedHashMap<>() : null;
 	}
 
 	/**
@@ -188,6 +224,45 @@ final class Lane {
 	}
 
 	/**
+	 * The chunk being recorded for a slot. On a cluster, an exactly-once batch records
+	 * each slot's commands in a chunk of their own: the chunk of another slot is parked
+	 * until a command of its slot comes again, and once more than
+	 * {@link #MAX_PARKED_CHUNKS} are parked the oldest is sent.
+	 * @param slot the slot of the command about to be recorded
+	 */
+	Chunk openFor(int slot) {
+		Map<Integer, Chunk> waiting = this.parked;
+		Chunk current = this.open;
+		if (waiting == null || (current != null && !current.isEmpty() && current.slot() == slot)) {
+			return open();
+		}
+		Chunk own = waiting.remove(slot);
+		if (own != null) {
+			this.parkedBytes -= own.bytes();
+		}
+		if (current != null && !current.isEmpty()) {
+			waiting.put(current.slot(), current);
+			this.parkedBytes += current.bytes();
+		}
+		else if (current != null && own == null) {
+			// an empty chunk takes any slot
+			return current;
+		}
+		else if (current != null) {
+			recycle(current);
+		}
+		this.open = null;
+		if (waiting.size() > MAX_PARKED_CHUNKS || this.parkedBytes > this.settings.maxInFlightBytes()) {
+			sendChunk(takeEldestParked(waiting));
+		}
+		if (own == null) {
+			own = (this.open != null && this.open.isEmpty()) ? this.open : newChunk();
+		}
+		this.open = own;
+		return own;
+	}
+
+	/**
 	 * Take the chunk being recorded away (to send it, or because it will not be sent),
 	 * and open a new one.
 	 */
@@ -197,8 +272,25 @@ final class Lane {
 		return taken;
 	}
 
+	/**
+	 * Take every chunk being recorded away (the batch or the lane stopped): the open one,
+	 * and the parked ones of an exactly-once batch on a cluster.
+	 */
+	List<Chunk> takeAllOpen() {
+		List<Chunk> taken = new ArrayList<>(1);
+		taken.add(takeOpen());
+		Map<Integer, Chunk> waiting = this.parked;
+		if (waiting != null) {
+			taken.addAll(waiting.values());
+			waiting.clear();
+			this.parkedBytes = 0;
+		}
+		return taken;
+	}
+
 	boolean hasWork() {
-		return (this.open != null && !this.open.isEmpty()) || !this.inFlight.isEmpty();
+		return (this.open != null && !this.open.isEmpty()) || !this.inFlight.isEmpty()
+				|| (this.parked != null && !this.parked.isEmpty());
 	}
 
 	/**
@@ -241,7 +333,29 @@ final class Lane {
 		if (this.open == null || this.open.isEmpty()) {
 			return;
 		}
-		Chunk full = takeOpen();
+		sendChunk(takeOpen());
+	}
+
+	/**
+	 * Send every chunk being recorded: the open one, and the parked ones.
+	 */
+	void sendAllOpen() {
+		sendOpen();
+		Map<Integer, Chunk> waiting = this.parked;
+		while (waiting != null && !waiting.isEmpty()) {
+			sendChunk(takeEldestParked(waiting));
+		}
+	}
+
+	private Chunk takeEldestParked(Map<Integer, Chunk> waiting) {
+		Iterator<Chunk> oldest = waiting.values().iterator();
+		Chunk eldest = oldest.next();
+		oldest.remove();
+		this.parkedBytes -= eldest.bytes();
+		return eldest;
+	}
+
+	private void sendChunk(Chunk full) {
 		this.largestChunkBytes = Math.max(this.largestChunkBytes, full.bytes());
 		this.chunkBytes = Math.min(this.chunkBytes * 2, this.settings.maxChunkBytes());
 		send(full);
@@ -400,7 +514,8 @@ final class Lane {
 			settlement = resolve(chunk);
 			alreadyLost = false;
 		}
-		else if (chunk.isExactlyOnce() && chunk.writes() == 1 && settlement.answered()) {
+		else if (chunk.isExactlyOnce() && chunk.writes() == 1 && settlement.answered()
+				&& !ExactlyOnce.isNamed(this.settings)) {
 			acknowledge(chunk);
 		}
 		this.events.settled(this, settlement, alreadyLost);
@@ -422,11 +537,19 @@ final class Lane {
 		List<byte[]> acked = this.acknowledged;
 		List<byte[]> removed = List.of();
 		if (acked != null && !acked.isEmpty()) {
-			List<byte[]> taken = acked.subList(0, Math.min(acked.size(), MAX_ACKNOWLEDGED));
-			removed = new ArrayList<>(taken);
-			taken.clear();
+			removed = new ArrayList<>(Math.min(acked.size(), MAX_ACKNOWLEDGED));
+			int slot = chunk.slot();
+			Iterator<byte[]> each = acked.iterator();
+			while (each.hasNext() && removed.size() < MAX_ACKNOWLEDGED) {
+				byte[] marker = each.next();
+				// on a cluster a script removes the markers of its own slot only
+				if (!this.cluster || Slots.of(marker) == slot) {
+					removed.add(marker);
+					each.remove();
+				}
+			}
 		}
-		chunk.frame(ExactlyOnce.markerTtl(this.settings).toSeconds(), removed);
+		chunk.frame(this.settings, this.framed++, removed);
 	}
 
 	/**
@@ -459,9 +582,17 @@ final class Lane {
 			return;
 		}
 		try {
-			for (int from = 0; from < acked.size(); from += MAX_ACKNOWLEDGED) {
-				List<byte[]> some = acked.subList(from, Math.min(acked.size(), from + MAX_ACKNOWLEDGED));
-				lease.lettuce().async().unlink(some.toArray(new byte[0][]));
+			// on a cluster one UNLINK per slot: the markers of one slot share a hash tag
+			Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
+			for (byte[] marker : acked) {
+				bySlot.computeIfAbsent(this.cluster ? Slots.of(marker) : Slots.ANY, (slot) -> new ArrayList<>())
+					.add(marker);
+			}
+			for (List<byte[]> markers : bySlot.values()) {
+				for (int from = 0; from < markers.size(); from += MAX_ACKNOWLEDGED) {
+					List<byte[]> some = markers.subList(from, Math.min(markers.size(), from + MAX_ACKNOWLEDGED));
+					lease.lettuce().async().unlink(some.toArray(new byte[0][]));
+				}
 			}
 		}
 		catch (RuntimeException ex) {
@@ -560,6 +691,10 @@ final class Lane {
 			}
 			CommandResponse.Recipe recipe = response.recipe();
 			Chunk chunk = open();
+			if (this.parked != null && !chunk.isEmpty() && chunk.slot() != recipe.slot()) {
+				send(takeOpen());
+				chunk = open();
+			}
 			ByteBuf buffer = chunk.buffer();
 			int start = buffer.writerIndex();
 			buffer.writeBytes(recipe.bytes());
@@ -650,6 +785,9 @@ final class Lane {
 		if (buffer == null && this.node != null) {
 			buffer = this.node.takeBuffer();
 		}
+		if (buffer == null && this.parked != null) {
+			buffer = Unpooled.buffer(SLOT_CHUNK_BYTES);
+		}
 		if (buffer == null) {
 			int expected = (this.largestChunkBytes > 0) ? this.largestChunkBytes + this.largestChunkBytes / 8
 					: Math.min(this.settings.chunkSize(), 1024) * 48;
@@ -661,7 +799,10 @@ final class Lane {
 		Chunk chunk = new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster,
 				this.settings.exactlyOnce());
 		if (this.sentinel && this.settings.exactlyOnce()) {
-			chunk.resendWhenReadOnly();
+			chunk.resendWhenRefused(ExactlyOnce.RESENT_ON_SENTINEL);
+		}
+		else if (this.cluster && this.settings.exactlyOnce()) {
+			chunk.resendWhenRefused(ExactlyOnce.RESENT_ON_CLUSTER);
 		}
 		return chunk;
 	}

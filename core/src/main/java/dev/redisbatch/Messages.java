@@ -182,9 +182,16 @@ final class Messages {
 				+ "(its script passes them through Lua): split it into several commands";
 	}
 
-	static String exactlyOnceOnCluster() {
-		return "An exactly-once batch runs on a standalone or Sentinel-managed server, not on a Redis Cluster: "
-				+ "run it without exactlyOnce";
+	static String exactlyOnceWithoutKey(String command) {
+		return "An exactly-once batch on a Redis Cluster cannot run " + command + " without a key: each chunk runs as "
+				+ "one script in one hash slot, chosen by its commands' keys. Give the command its keys (for a command "
+				+ "by name, through its key arguments), or send it in a batch without exactlyOnce";
+	}
+
+	static String exactlyOnceIdAsDefault() {
+		return "An exactly-once id names one batch, so it cannot be a template's default: every batch of the "
+				+ "template would share it and could take another's replies. Give it in the options of the batch it "
+				+ "names (template.execute(options, callback))";
 	}
 
 	static String exactlyOnceTransactional() {

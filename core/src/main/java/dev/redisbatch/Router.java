@@ -267,7 +267,7 @@ final class Router {
 				response.settle(Outcome.NOT_SENT, notSent, ledger);
 				continue;
 			}
-			Chunk open = target.open();
+			Chunk open = target.openFor(reroute.slot());
 			ByteBuf buffer = open.buffer();
 			if (reroute.asking()) {
 				buffer.writeBytes(WireCommand.ASKING);

@@ -119,9 +119,10 @@ final class Stops {
 		this.abortCause = cause;
 		this.notSent = Messages.notSent(reason);
 		for (Lane lane : this.router.lanes()) {
-			Chunk unsent = lane.takeOpen();
-			unsent.settleNotSent(this.notSent, this.ledger);
-			lane.recycle(unsent);
+			for (Chunk unsent : lane.takeAllOpen()) {
+				unsent.settleNotSent(this.notSent, this.ledger);
+				lane.recycle(unsent);
+			}
 		}
 	}
 
@@ -141,14 +142,15 @@ final class Stops {
 			this.laneFailure = Messages.masterFailed(lane.address(), reason);
 			this.laneFailureCause = cause;
 		}
-		Chunk unsent = lane.takeOpen();
-		if (lane.reroutesOnStop()) {
-			this.router.reroute(unsent.rerouteAll(Messages.masterUnreachable()));
+		for (Chunk unsent : lane.takeAllOpen()) {
+			if (lane.reroutesOnStop()) {
+				this.router.reroute(unsent.rerouteAll(Messages.masterUnreachable()));
+			}
+			else {
+				unsent.settleNotSent(String.valueOf(notSentReason(lane)), this.ledger);
+			}
+			lane.recycle(unsent);
 		}
-		else {
-			unsent.settleNotSent(String.valueOf(notSentReason(lane)), this.ledger);
-		}
-		lane.recycle(unsent);
 	}
 
 	/**

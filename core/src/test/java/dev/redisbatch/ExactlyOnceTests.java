@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 import dev.redisbatch.docs.LoyaltyPoints;
 import dev.redisbatch.testsupport.BothPaths;
@@ -20,6 +21,7 @@ import org.springframework.data.redis.core.ScanOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -245,6 +247,73 @@ class ExactlyOnceTests {
 			.untilAsserted(() -> assertThat((List<?>) server.call("KEYS", ExactlyOnce.MARKER_PREFIX + "*")).isEmpty());
 		assertThat(server.call("GET", "n")).isEqualTo("5000");
 		assertThat(server.call("DBSIZE")).isEqualTo(1L);
+	}
+
+	@Test
+	void aBatchRunAgainWithItsIdTakesTheRepliesOfTheRunWhoseOutcomesWereLost() {
+		RedisProcess server = track(RedisProcess.start());
+		TcpProxy proxy = track(TcpProxy.start(server.port()));
+		BatchOptions options = BatchOptions.builder()
+			.exactlyOnce("import-42", Duration.ofHours(1))
+			.chunkSize(10)
+			.timeout(Duration.ofMillis(300))
+			.retry(1, Duration.ofMillis(10))
+			.build();
+		StringBatchTemplate first = template(proxy.port(), BatchOptions.defaults());
+		first.getAll(List.of("warm"));
+		// the server runs every chunk, no reply comes back, and then the server cannot be
+		// reached: the batch ends with its outcomes unknown, as one whose application
+		// stopped would
+		proxy.dropRepliesAfter(0);
+		BatchException lost = catchThrowableOfType(BatchException.class, () -> first.execute(options, (batch) -> {
+			incrementTimes(batch, 25, new ArrayList<>());
+			batch.flush();
+			await().atMost(Duration.ofSeconds(10)).until(() -> "25".equals(server.call("GET", "n")));
+			proxy.close();
+		}));
+		assertThat(lost.getResults().count(Outcome.UNKNOWN)).isEqualTo(25);
+		assertThat(server.call("GET", "n")).isEqualTo("25");
+
+		// the same batch, run again with its id on a new pool
+		StringBatchTemplate again = template(server.port(), BatchOptions.defaults());
+		List<Response<Long>> counts = new ArrayList<>();
+		BatchResults results = again.execute(options, (batch) -> incrementTimes(batch, 25, counts));
+
+		assertThat(results.isSuccess()).isTrue();
+		assertThat(counts).extracting(Response::get)
+			.containsExactlyElementsOf(LongStream.rangeClosed(1, 25).boxed().toList());
+		assertThat(server.call("GET", "n")).as("nothing ran twice").isEqualTo("25");
+		// its three chunks' markers stay for the window
+		List<?> markers = (List<?>) server.call("KEYS", ExactlyOnce.MARKER_PREFIX + "import-42:*");
+		assertThat(markers).hasSize(3);
+		assertThat((Long) server.call("TTL", String.valueOf(markers.get(0)))).isBetween(3_500L, 3_600L);
+		// and a batch with another id is another batch
+		again.execute(options.mutate().exactlyOnce("import-43", Duration.ofHours(1)).build(),
+				(batch) -> incrementTimes(batch, 25, new ArrayList<>()));
+		assertThat(server.call("GET", "n")).isEqualTo("50");
+	}
+
+	@Test
+	void anIdThatCannotNameABatchIsRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BatchOptions.builder().exactlyOnce("orders-{2026}", Duration.ofHours(1)))
+			.withMessageContaining("'{' or '}'");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> BatchOptions.builder().exactlyOnce("orders", Duration.ofDays(31)))
+			.withMessageContaining("30 days");
+		RedisProcess server = track(RedisProcess.start());
+		BatchConnectionPool pool = track(
+				BatchConnectionPool.builder(RedisURI.builder().withHost("127.0.0.1").withPort(server.port()).build())
+					.build());
+		BatchOptions named = BatchOptions.builder().exactlyOnce("orders", Duration.ofHours(1)).build();
+		assertThatIllegalArgumentException().isThrownBy(() -> new StringBatchTemplate(pool, named))
+			.withMessageContaining("cannot be a template's default");
+	}
+
+	private static void incrementTimes(Batch<String, String> batch, int times, List<Response<Long>> counts) {
+		for (int i = 0; i < times; i++) {
+			counts.add(batch.incr("n"));
+		}
 	}
 
 	private static long counter(RedisProcess server) {

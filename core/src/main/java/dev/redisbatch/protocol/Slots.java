@@ -1,5 +1,6 @@
 package dev.redisbatch.protocol;
 
+import java.nio.charset.StandardCharsets;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -72,6 +73,37 @@ public final class Slots {
 			slots.add(of(key));
 		}
 		return slots;
+	}
+
+	/**
+	 * A short hash tag of a slot: a key that holds <code>{tag}</code> hashes to it. The
+	 * tags of all slots are found once, at the first call (about 160,000 CRC16s of a few
+	 * bytes each), and kept (about 400 KB).
+	 * @param slot from 0 to 16383
+	 * @return the tag, ASCII letters and digits
+	 */
+	public static byte[] tag(int slot) {
+		return Tags.TAGS[slot];
+	}
+
+	private static final class Tags {
+
+		private static final byte[][] TAGS = find();
+
+		private static byte[][] find() {
+			byte[][] tags = new byte[COUNT][];
+			int found = 0;
+			for (long n = 0; found < COUNT; n++) {
+				byte[] candidate = Long.toString(n, Character.MAX_RADIX).getBytes(StandardCharsets.US_ASCII);
+				int slot = of(candidate);
+				if (tags[slot] == null) {
+					tags[slot] = candidate;
+					found++;
+				}
+			}
+			return tags;
+		}
+
 	}
 
 }
