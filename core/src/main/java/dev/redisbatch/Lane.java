@@ -2,13 +2,9 @@ package dev.redisbatch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import dev.redisbatch.protocol.Slots;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
@@ -31,24 +27,6 @@ final class Lane {
 	 * How many settled chunks' buffers a lane keeps for its next chunks.
 	 */
 	private static final int SPARE_BUFFERS = 4;
-
-	/**
-	 * The most markers of acknowledged chunks one chunk (or one {@code UNLINK}) removes.
-	 */
-	private static final int MAX_ACKNOWLEDGED = 256;
-
-	/**
-	 * The most chunks of other slots an exactly-once lane on a cluster keeps recording
-	 * (and at most {@code maxInFlightBytes} of them): commands that cycle through the
-	 * slots of a master still fill chunks of many commands.
-	 */
-	static final int MAX_PARKED_CHUNKS = 4096;
-
-	/**
-	 * The first capacity of a chunk buffer of an exactly-once lane on a cluster: its
-	 * chunks hold one slot's commands, often a few.
-	 */
-	private static final int SLOT_CHUNK_BYTES = 512;
 
 	/**
 	 * The byte budget of a lane's first chunk: it goes out early, so that the server
@@ -108,24 +86,17 @@ final class Lane {
 	private @Nullable String stopReason;
 
 	/**
-	 * Markers of exactly-once chunks answered on their first write: the lane's next chunk
-	 * removes them.
+	 * Markers of exactly-once chunks answered on their first write, to remove.
 	 */
-	private @Nullable List<byte[]> acknowledged;
+	private final AcknowledgedMarkers acknowledged;
 
 	private boolean rerouteOnStop;
 
 	/**
-	 * On a cluster, for an exactly-once batch: the chunks of other slots being recorded,
-	 * in the order they were opened (a script's keys must share one slot, so each chunk
-	 * holds the commands of one slot); {@code null} otherwise.
+	 * On a cluster, for an exactly-once batch: the chunks of other slots than the open
+	 * one's; {@code null} otherwise.
 	 */
-	private final @Nullable LinkedHashMap<Integer, Chunk> parked;
-
-	/**
-	 * The request bytes of the parked chunks.
-	 */
-	private long parkedBytes;
+	private final @Nullable SlotChunks parked;
 
 	/**
 	 * How many exactly-once chunks the lane framed: the next one's place, which names the
@@ -160,7 +131,8 @@ final class Lane {
 		this.events = events;
 		this.chunkBytes = settings.transactional() ? settings.maxChunkBytes()
 				: Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes());
-		this.parked = (cluster && settings.exactlyOnce()) ? new LinkedHashMap<>() : null;
+		this.parked = (cluster && settings.exactlyOnce()) ? new SlotChunks(settings.maxInFlightBytes()) : null;
+		this.acknowledged = new AcknowledgedMarkers(cluster);
 	}
 
 	/**
@@ -227,22 +199,18 @@ final class Lane {
 	 * The chunk being recorded for a slot. On a cluster, an exactly-once batch records
 	 * each slot's commands in a chunk of their own: the chunk of another slot is parked
 	 * until a command of its slot comes again, and once more than
-	 * {@link #MAX_PARKED_CHUNKS} are parked the oldest is sent.
+	 * {@link SlotChunks#MAX_CHUNKS} are parked the oldest is sent.
 	 * @param slot the slot of the command about to be recorded
 	 */
 	Chunk openFor(int slot) {
-		Map<Integer, Chunk> waiting = this.parked;
+		SlotChunks waiting = this.parked;
 		Chunk current = this.open;
 		if (waiting == null || (current != null && !current.isEmpty() && current.slot() == slot)) {
 			return open();
 		}
-		Chunk own = waiting.remove(slot);
-		if (own != null) {
-			this.parkedBytes -= own.bytes();
-		}
+		Chunk own = waiting.take(slot);
 		if (current != null && !current.isEmpty()) {
-			waiting.put(current.slot(), current);
-			this.parkedBytes += current.bytes();
+			waiting.park(current);
 		}
 		else if (current != null && own == null) {
 			// an empty chunk takes any slot
@@ -252,8 +220,11 @@ final class Lane {
 			recycle(current);
 		}
 		this.open = null;
-		if (waiting.size() > MAX_PARKED_CHUNKS || this.parkedBytes > this.settings.maxInFlightBytes()) {
-			sendChunk(takeEldestParked(waiting));
+		if (waiting.isOverLimit()) {
+			Chunk oldest = waiting.takeOldest();
+			if (oldest != null) {
+				sendChunk(oldest);
+			}
 		}
 		if (own == null) {
 			own = (this.open != null && this.open.isEmpty()) ? this.open : newChunk();
@@ -279,11 +250,9 @@ final class Lane {
 	List<Chunk> takeAllOpen() {
 		List<Chunk> taken = new ArrayList<>(1);
 		taken.add(takeOpen());
-		Map<Integer, Chunk> waiting = this.parked;
+		SlotChunks waiting = this.parked;
 		if (waiting != null) {
-			taken.addAll(waiting.values());
-			waiting.clear();
-			this.parkedBytes = 0;
+			taken.addAll(waiting.takeAll());
 		}
 		return taken;
 	}
@@ -341,18 +310,11 @@ final class Lane {
 	 */
 	void sendAllOpen() {
 		sendOpen();
-		Map<Integer, Chunk> waiting = this.parked;
-		while (waiting != null && !waiting.isEmpty()) {
-			sendChunk(takeEldestParked(waiting));
+		SlotChunks waiting = this.parked;
+		Chunk oldest;
+		while (waiting != null && (oldest = waiting.takeOldest()) != null) {
+			sendChunk(oldest);
 		}
-	}
-
-	private Chunk takeEldestParked(Map<Integer, Chunk> waiting) {
-		Iterator<Chunk> oldest = waiting.values().iterator();
-		Chunk eldest = oldest.next();
-		oldest.remove();
-		this.parkedBytes -= eldest.bytes();
-		return eldest;
 	}
 
 	private void sendChunk(Chunk full) {
@@ -409,7 +371,7 @@ final class Lane {
 			breakLease(current);
 			boolean again = refusalsLeft-- > 0;
 			if (again && chunk.isExactlyOnce() && refusalsLeft < ExactlyOnce.attempts(this.settings) - 1) {
-				again = pause(ExactlyOnce.backoff(this.settings).toNanos());
+				again = UnansweredChunks.pause(ExactlyOnce.backoff(this.settings).toNanos());
 			}
 			if (again) {
 				continue;
@@ -511,12 +473,13 @@ final class Lane {
 		}
 		if (unresolved) {
 			// exactly-once: the chunk goes again, with its marker, on new connections
-			settlement = resolve(chunk);
+			settlement = UnansweredChunks.resend(chunk, node(), this.settings, this.ledger);
 			alreadyLost = false;
 		}
 		else if (chunk.isExactlyOnce() && chunk.writes() == 1 && settlement.answered()
-				&& !ExactlyOnce.isNamed(this.settings)) {
-			acknowledge(chunk);
+				&& !ExactlyOnce.isNamed(this.settings) && chunk.marker() != null) {
+			// answered on its first write: it cannot arrive a second time
+			this.acknowledged.add(chunk.marker());
 		}
 		this.events.settled(this, settlement, alreadyLost);
 	}
@@ -525,155 +488,15 @@ final class Lane {
 
 	/**
 	 * Frame an exactly-once chunk as its script, once: its script also removes the
-	 * markers of chunks answered since the last one was framed (at most
-	 * {@link #MAX_ACKNOWLEDGED}; the rest wait for the next chunk, or the end of the
-	 * lease).
+	 * markers of chunks answered since the last one was framed
+	 * ({@link AcknowledgedMarkers}).
 	 */
 	private void frame(Chunk chunk) {
 		if (chunk.marker() != null) {
 			// framed already: a chunk sent again keeps its bytes
 			return;
 		}
-		List<byte[]> acked = this.acknowledged;
-		List<byte[]> removed = List.of();
-		if (acked != null && !acked.isEmpty()) {
-			removed = new ArrayList<>(Math.min(acked.size(), MAX_ACKNOWLEDGED));
-			int slot = chunk.slot();
-			Iterator<byte[]> each = acked.iterator();
-			while (each.hasNext() && removed.size() < MAX_ACKNOWLEDGED) {
-				byte[] marker = each.next();
-				// on a cluster a script removes the markers of its own slot only
-				if (!this.cluster || Slots.of(marker) == slot) {
-					removed.add(marker);
-					each.remove();
-				}
-			}
-		}
-		chunk.frame(this.settings, this.framed++, removed);
-	}
-
-	/**
-	 * A chunk answered on its first write cannot arrive a second time: its marker is no
-	 * longer needed, and the lane's next chunk removes it.
-	 */
-	private void acknowledge(Chunk chunk) {
-		byte[] marker = chunk.marker();
-		if (marker == null) {
-			return;
-		}
-		List<byte[]> acked = this.acknowledged;
-		if (acked == null) {
-			acked = new ArrayList<>();
-			this.acknowledged = acked;
-		}
-		acked.add(marker);
-	}
-
-	/**
-	 * Remove the markers of the chunks answered since the lane's last chunk was written,
-	 * with one {@code UNLINK} on the connection as the lease ends, its reply not awaited
-	 * (the pool waits for it before it lends the connection again). Markers it misses
-	 * expire.
-	 */
-	private void removeAcknowledged(Lease lease) {
-		List<byte[]> acked = this.acknowledged;
-		this.acknowledged = null;
-		if (acked == null || acked.isEmpty()) {
-			return;
-		}
-		try {
-			// on a cluster one UNLINK per slot: the markers of one slot share a hash tag
-			Map<Integer, List<byte[]>> bySlot = new LinkedHashMap<>();
-			for (byte[] marker : acked) {
-				bySlot.computeIfAbsent(this.cluster ? Slots.of(marker) : Slots.ANY, (slot) -> new ArrayList<>())
-					.add(marker);
-			}
-			for (List<byte[]> markers : bySlot.values()) {
-				for (int from = 0; from < markers.size(); from += MAX_ACKNOWLEDGED) {
-					List<byte[]> some = markers.subList(from, Math.min(markers.size(), from + MAX_ACKNOWLEDGED));
-					lease.lettuce().async().unlink(some.toArray(new byte[0][]));
-				}
-			}
-		}
-		catch (RuntimeException ex) {
-			// the markers expire
-		}
-	}
-
-	/**
-	 * Send an exactly-once chunk that went unanswered again, the same bytes with the same
-	 * marker, each time on a new connection, until it is answered or no attempt is left.
-	 * If it ran before, its script returns the replies it kept; if not, it runs now.
-	 * @return the settlement of the send that was answered, or the commands left
-	 * {@link Outcome#UNKNOWN} when none was
-	 */
-	private ChunkSettlement resolve(Chunk chunk) {
-		int attempts = ExactlyOnce.attempts(this.settings);
-		long backoff = ExactlyOnce.backoff(this.settings).toNanos();
-		NodePool server = node();
-		for (int attempt = 1; attempt <= attempts; attempt++) {
-			// the first send again goes at once, on a new connection; the others wait
-			if (Thread.currentThread().isInterrupted() || (attempt > 1 && !pause(backoff))) {
-				break;
-			}
-			BatchConnection connection;
-			try {
-				connection = server.borrow();
-			}
-			catch (RuntimeException ex) {
-				// not reachable now: the next attempt tries again
-				continue;
-			}
-			Lease lease = null;
-			boolean fit = false;
-			try {
-				lease = connection.lease();
-				if (lease.isOpenForWrite() && chunk.write(lease, this.settings.timeoutNanos())) {
-					ChunkSettlement settlement = chunk.awaitAndSettle(this.settings.timeout(), this.ledger,
-							server.host());
-					if (!chunk.isUnresolved()) {
-						fit = settlement.leftConnectionClean() && lease.isOpen();
-						return settlement;
-					}
-				}
-			}
-			catch (RuntimeException ex) {
-				// the connection failed under the send: the next attempt tries again
-			}
-			finally {
-				if (lease != null) {
-					if (!fit) {
-						lease.markBroken();
-					}
-					fit = lease.end() && fit;
-				}
-				if (fit) {
-					server.release(connection);
-				}
-				else {
-					server.invalidate(connection);
-				}
-			}
-		}
-		return chunk.settleUnresolved(Messages.notResolved(attempts), this.ledger);
-	}
-
-	/**
-	 * Wait before sending a lost chunk again.
-	 * @return {@code false} when the thread was interrupted (its flag stays set)
-	 */
-	private static boolean pause(long nanos) {
-		if (Thread.currentThread().isInterrupted()) {
-			return false;
-		}
-		try {
-			TimeUnit.NANOSECONDS.sleep(nanos);
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		chunk.frame(this.settings, this.framed++, this.acknowledged.takeFor(chunk.slot()));
 	}
 
 	/**
@@ -762,7 +585,7 @@ final class Lane {
 		try {
 			fit = current.end();
 			if (fit) {
-				removeAcknowledged(current);
+				this.acknowledged.unlinkAll(current);
 			}
 		}
 		finally {
@@ -786,7 +609,7 @@ final class Lane {
 			buffer = this.node.takeBuffer();
 		}
 		if (buffer == null && this.parked != null) {
-			buffer = Unpooled.buffer(SLOT_CHUNK_BYTES);
+			buffer = Unpooled.buffer(SlotChunks.FIRST_BUFFER_BYTES);
 		}
 		if (buffer == null) {
 			int expected = (this.largestChunkBytes > 0) ? this.largestChunkBytes + this.largestChunkBytes / 8

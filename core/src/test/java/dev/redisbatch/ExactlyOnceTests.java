@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 import dev.redisbatch.docs.LoyaltyPoints;
+import dev.redisbatch.docs.StockImport;
 import dev.redisbatch.testsupport.BothPaths;
 import dev.redisbatch.testsupport.Closeables;
 import dev.redisbatch.testsupport.RedisProcess;
@@ -291,6 +292,30 @@ class ExactlyOnceTests {
 		again.execute(options.mutate().exactlyOnce("import-43", Duration.ofHours(1)).build(),
 				(batch) -> incrementTimes(batch, 25, new ArrayList<>()));
 		assertThat(server.call("GET", "n")).isEqualTo("50");
+	}
+
+	@Test
+	void theDocumentedStockImportRunAgainAddsNothingTwice() {
+		RedisProcess server = track(RedisProcess.start());
+		StockImport stock = new StockImport(template(server.port(), BatchOptions.defaults()));
+		List<StockImport.DeliveryLine> lines = new ArrayList<>();
+		for (int i = 0; i < 3_000; i++) {
+			lines.add(new StockImport.DeliveryLine("sku-" + (i % 100), 1 + i % 3));
+		}
+
+		BatchResults first = stock.importDelivery("2026-11-28.csv", lines);
+		BatchResults again = stock.importDelivery("2026-11-28.csv", lines);
+		BatchResults next = stock.importDelivery("2026-11-29.csv", lines.subList(0, 100));
+
+		assertThat(first.isSuccess()).isTrue();
+		assertThat(again.isSuccess()).isTrue();
+		assertThat(next.isSuccess()).isTrue();
+		// sku-0 is on lines 0, 100, ..., 2,900: 30 lines, of 1 to 3 each
+		long expected = 0;
+		for (int i = 0; i < 3_000; i += 100) {
+			expected += 1 + i % 3;
+		}
+		assertThat(server.call("GET", "stock:sku-0")).isEqualTo(String.valueOf(expected + 1));
 	}
 
 	@Test
