@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -147,7 +146,8 @@ final class BulkRun {
 				return this.scanner.scan(node, master.cursor);
 			}
 			catch (DataAccessException ex) {
-				if (!Thread.currentThread().isInterrupted() && this.scanAttemptsLeft > 0 && pause()) {
+				if (!Thread.currentThread().isInterrupted() && this.scanAttemptsLeft > 0
+						&& Backoff.pause(this.settings.retryBackoff().toNanos())) {
 					this.scanAttemptsLeft--;
 					continue;
 				}
@@ -157,17 +157,6 @@ final class BulkRun {
 				}
 				return null;
 			}
-		}
-	}
-
-	private boolean pause() {
-		try {
-			TimeUnit.NANOSECONDS.sleep(this.settings.retryBackoff().toNanos());
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
 		}
 	}
 

@@ -1,11 +1,10 @@
 package dev.redisbatch;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -39,6 +38,11 @@ final class ReplySlots {
 	private final CountDownLatch left;
 
 	private volatile boolean abandoned;
+
+	/**
+	 * Whether the chunk was abandoned, for its outputs ({@link ReplyForwarding}).
+	 */
+	private final BooleanSupplier abandonment = () -> this.abandoned;
 
 	private volatile boolean written;
 
@@ -296,7 +300,7 @@ final class ReplySlots {
 		private final CommandResponse<?> response;
 
 		ResponseSlot(CommandResponse<?> response) {
-			super(new ResponseOutput(response));
+			super(new ResponseOutput(response, ReplySlots.this.abandonment));
 			this.response = response;
 		}
 
@@ -339,7 +343,7 @@ final class ReplySlots {
 	private final class ExecSlot extends Slot {
 
 		ExecSlot(CommandResponse<?>[] responses, int size) {
-			super(new ExecOutput(responses, size));
+			super(new ExecOutput(responses, size, ReplySlots.this.abandonment));
 		}
 
 		@Override
@@ -348,267 +352,9 @@ final class ReplySlots {
 			if (exec.getError() != null) {
 				ReplySlots.this.execError = exec.getError();
 			}
-			else if (exec.discarded) {
+			else if (exec.isDiscarded()) {
 				ReplySlots.this.execDiscarded = true;
 			}
-		}
-
-	}
-
-	/**
-	 * A part of a reply, handed to a command's output.
-	 */
-	@FunctionalInterface
-	private interface Part {
-
-		void into(CommandOutput<byte[], byte[], Object> output);
-
-	}
-
-	/**
-	 * Hands the parts of a reply, as Lettuce decodes them on the event loop, to the
-	 * output of the command they belong to. Nothing is handed on once the chunk was
-	 * abandoned: the batch's thread may be settling the commands. An output that cannot
-	 * take a part (a command sent by name with a {@link CommandReply} of another shape)
-	 * fails its command alone, as on the fast path: the rest of that reply is read past,
-	 * the command ends {@link Outcome#FAILED} once its reply is whole, and the commands
-	 * after it keep theirs. Lettuce never sees the output's exception, so it neither
-	 * completes the slot early nor mistakes it for a lost connection.
-	 */
-	private abstract class ReplyForwarding extends CommandOutput<byte[], byte[], Object> {
-
-		/**
-		 * Whether the current command's output could not take a part of its reply.
-		 */
-		private boolean unreadable;
-
-		ReplyForwarding() {
-			super(ByteArrayCodec.INSTANCE, null);
-		}
-
-		/**
-		 * The command whose reply is being decoded, or {@code null} when none is.
-		 */
-		abstract @Nullable CommandResponse<?> current();
-
-		/**
-		 * The current command's reply is whole: the next part is the next command's.
-		 */
-		final void nextCommand() {
-			this.unreadable = false;
-		}
-
-		final boolean isAbandoned() {
-			return ReplySlots.this.abandoned;
-		}
-
-		final void forward(Part part) {
-			CommandResponse<?> response = current();
-			if (response == null || this.unreadable || ReplySlots.this.abandoned) {
-				return;
-			}
-			CommandOutput<byte[], byte[], Object> output = response.getOutput();
-			if (output == null) {
-				return;
-			}
-			try {
-				part.into(output);
-			}
-			catch (RuntimeException ex) {
-				this.unreadable = true;
-				response.completeExceptionally(ex);
-			}
-		}
-
-		@Override
-		public void set(@Nullable ByteBuffer bytes) {
-			forward((output) -> output.set(bytes));
-		}
-
-		@Override
-		public void setSingle(@Nullable ByteBuffer bytes) {
-			forward((output) -> output.setSingle(bytes));
-		}
-
-		@Override
-		public void setBigNumber(@Nullable ByteBuffer bytes) {
-			forward((output) -> output.setBigNumber(bytes));
-		}
-
-		@Override
-		public void set(long integer) {
-			forward((output) -> output.set(integer));
-		}
-
-		@Override
-		public void set(double number) {
-			forward((output) -> output.set(number));
-		}
-
-		@Override
-		public void set(boolean value) {
-			forward((output) -> output.set(value));
-		}
-
-		@Override
-		public void setError(@Nullable ByteBuffer error) {
-			forward((output) -> output.setError(error));
-		}
-
-		@Override
-		public void setError(@Nullable String error) {
-			forward((output) -> output.setError(error));
-		}
-
-		@Override
-		public void multi(int count) {
-			forward((output) -> output.multi(count));
-		}
-
-		@Override
-		public void multiArray(int count) {
-			forward((output) -> output.multiArray(count));
-		}
-
-		@Override
-		public void multiMap(int count) {
-			forward((output) -> output.multiMap(count));
-		}
-
-		@Override
-		public void multiSet(int count) {
-			forward((output) -> output.multiSet(count));
-		}
-
-		@Override
-		public void multiPush(int count) {
-			forward((output) -> output.multiPush(count));
-		}
-
-		@Override
-		public void complete(int depth) {
-			forward((output) -> output.complete(depth));
-		}
-
-		@Override
-		public @Nullable Object get() {
-			return null;
-		}
-
-	}
-
-	/**
-	 * The reply of one command, sent on its own.
-	 */
-	private final class ResponseOutput extends ReplyForwarding {
-
-		private final CommandResponse<?> response;
-
-		ResponseOutput(CommandResponse<?> response) {
-			this.response = response;
-		}
-
-		@Override
-		@Nullable CommandResponse<?> current() {
-			return this.response;
-		}
-
-		@Override
-		public @Nullable String getError() {
-			CommandOutput<byte[], byte[], Object> output = this.response.getOutput();
-			return (output != null) ? output.getError() : null;
-		}
-
-	}
-
-	/**
-	 * Hands each element of {@code EXEC}'s array to the output of its command, in order,
-	 * and completes the command when its element is whole. Depth 0 is {@code EXEC}'s own
-	 * array, depth 1 an element of it, deeper a part of an element. {@code EXEC}'s own
-	 * error ({@code EXECABORT}) or null (discarded) is its own.
-	 */
-	private final class ExecOutput extends ReplyForwarding {
-
-		private final CommandResponse<?>[] responses;
-
-		private final int size;
-
-		private int next;
-
-		private boolean started;
-
-		private boolean discarded;
-
-		private @Nullable String execError;
-
-		ExecOutput(CommandResponse<?>[] responses, int size) {
-			this.responses = responses;
-			this.size = size;
-		}
-
-		@Override
-		@Nullable CommandResponse<?> current() {
-			return (this.started && this.next < this.size) ? this.responses[this.next] : null;
-		}
-
-		@Override
-		public void set(@Nullable ByteBuffer bytes) {
-			if (!this.started && bytes == null) {
-				this.discarded = true;
-				return;
-			}
-			super.set(bytes);
-		}
-
-		@Override
-		public void setError(@Nullable ByteBuffer error) {
-			if (!this.started) {
-				this.execError = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "";
-				return;
-			}
-			super.setError(error);
-		}
-
-		@Override
-		public void multi(int count) {
-			if (!this.started) {
-				this.started = true;
-				this.discarded = count == -1;
-				return;
-			}
-			super.multi(count);
-		}
-
-		@Override
-		public void multiArray(int count) {
-			if (!this.started) {
-				multi(count);
-				return;
-			}
-			super.multiArray(count);
-		}
-
-		@Override
-		public void complete(int depth) {
-			if (depth < 1 || this.next >= this.size) {
-				return;
-			}
-			if (depth > 1) {
-				super.complete(depth - 1);
-				return;
-			}
-			// the element is whole: its command has its reply
-			super.complete(0);
-			CommandResponse<?> response = this.responses[this.next++];
-			nextCommand();
-			if (!isAbandoned()) {
-				response.complete();
-			}
-		}
-
-		@Override
-		public @Nullable String getError() {
-			return this.execError;
 		}
 
 	}

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import org.jspecify.annotations.Nullable;
@@ -162,14 +161,7 @@ final class Retry implements CommandResponse.Retries {
 			return false;
 		}
 		this.attemptsLeft--;
-		try {
-			TimeUnit.NANOSECONDS.sleep(this.backoff.toNanos());
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return Backoff.pause(this.backoff.toNanos());
 	}
 
 	/**
