@@ -2,6 +2,7 @@ package dev.redisbatch.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -92,12 +93,14 @@ final class Strategies {
 			new Descriptor(SPRING_BATCH_WRITER, "Spring Batch RedisItemWriter",
 					"Spring Batch 6's own writer (RedisItemWriterBuilder) on a RedisTemplate over Boot's "
 							+ "auto-configured connection factory: opsForValue().set(key, item) per item, each waiting "
-							+ "for its reply; chunks of " + SpringBatchWriterStrategy.CHUNK + " items",
+							+ "for its reply; chunks of "
+							+ String.format(Locale.ROOT, "%,d", SpringBatchWriterStrategy.CHUNK) + " items",
 					SpringBatchWriterStrategy::springBatch),
 			new Descriptor(REDIS_BATCH_ITEM_WRITER, "RedisBatchItemWriter",
 					"redis-batch's writer on the auto-configured stringBatchTemplate, RedisItemMappers.value with no "
 							+ "TTL, opened as an ItemStream and updated before each commit: each chunk of "
-							+ SpringBatchWriterStrategy.CHUNK + " items one pipelined batch",
+							+ String.format(Locale.ROOT, "%,d", SpringBatchWriterStrategy.CHUNK)
+							+ " items one pipelined batch",
 					SpringBatchWriterStrategy::redisBatch),
 			new Descriptor(REDIS_BATCH_ITEM_WRITER_EXACTLY_ONCE, "RedisBatchItemWriter, exactly-once",
 					"the same writer with options(BatchOptions.builder().exactlyOnce(true).build()): each "
