@@ -14,6 +14,9 @@
 #                                             # N = 10,000 and 100,000 SETs on loopback and at 1 ms, with the server's
 #                                             # CPU per command; then the markers' memory for chunks of 100 and 1,000
 #                                             # INCRs and SETs (~6 min)
+#   benchmarks/run.sh --profile spring-batch  # Spring Batch's RedisItemWriter, RedisBatchItemWriter and the same
+#                                             # exactly-once: chunks of 1,000 items (SET key value) written as a
+#                                             # chunk-oriented step writes them, on loopback and at 1 ms (~3 min)
 #   benchmarks/run.sh --profile smoke         # every suite at tiny sizes: proves the chain, measures nothing (~4 min)
 #
 # Options:

@@ -39,6 +39,10 @@ enum Metric {
 
 	COMMANDS_PER_S("commands_per_s", "commands/s"),
 
+	MS_PER_CHUNK("ms_per_chunk", "ms/chunk"),
+
+	ITEMS_PER_S("items_per_s", "items/s"),
+
 	GETS("gets", "GETs"),
 
 	P50_MS("p50_ms", "p50 ms"),

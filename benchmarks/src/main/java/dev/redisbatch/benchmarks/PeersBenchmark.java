@@ -20,6 +20,10 @@ import org.openjdk.jmh.results.RunResult;
  * One batch of {@code n} SETs or GETs sent by one strategy, timed per batch: the peers
  * side by side, by batch size and by round trip. The runner adds {@link CpuCostProfiler}
  * (client CPU per command) and {@link ConnectionsProfiler} (new connections per batch).
+ * <p>
+ * A Spring Batch item writer ({@link SpringBatchWriterStrategy}) writes its {@code n}
+ * items per invocation the way a chunk-oriented step does, a chunk per
+ * {@code write(Chunk)}: with {@code n} the chunk size, one chunk per invocation.
  *
  * @since 0.1.0
  */
@@ -65,6 +69,27 @@ public class PeersBenchmark extends BatchBenchmark {
 				Row.of(Suite.PEERS, cell, Metric.CPU_NS_PER_COMMAND, Row.samples(run, CpuCostProfiler.CLIENT)),
 				Row.of(Suite.PEERS, cell, Metric.CONNECTIONS_PER_1000,
 						Row.samples(run, ConnectionsProfiler.PER_1000_BATCHES)));
+	}
+
+	/**
+	 * The numbers of a Spring Batch writer's cell, whose {@code n} items (one {@code SET}
+	 * each) are written in chunks of up to {@value SpringBatchWriterStrategy#CHUNK}: time
+	 * per chunk, items per second, and the client's and the server's CPU per item.
+	 * @param cell the cell
+	 * @param run its result
+	 * @return the rows
+	 */
+	static List<Row> writerRows(Cell cell, RunResult run) {
+		int chunks = (cell.n() + SpringBatchWriterStrategy.CHUNK - 1) / SpringBatchWriterStrategy.CHUNK;
+		List<Double> millis = Row.samples(run, null);
+		return List.of(
+				Row.of(Suite.SPRING_BATCH, cell, Metric.MS_PER_CHUNK,
+						millis.stream().map((ms) -> ms / chunks).toList()),
+				Row.of(Suite.SPRING_BATCH, cell, Metric.ITEMS_PER_S,
+						millis.stream().map((ms) -> cell.n() * 1000 / ms).toList()),
+				Row.of(Suite.SPRING_BATCH, cell, Metric.CPU_NS_PER_COMMAND, Row.samples(run, CpuCostProfiler.CLIENT)),
+				Row.of(Suite.SPRING_BATCH, cell, Metric.SERVER_CPU_NS_PER_COMMAND,
+						Row.samples(run, CpuCostProfiler.SERVER)));
 	}
 
 }

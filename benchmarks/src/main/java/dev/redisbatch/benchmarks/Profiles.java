@@ -21,6 +21,10 @@ import java.util.List;
  * batch in pairs, N = 10,000 and 100,000 SETs on loopback and at 1 ms, with the server's
  * CPU per command; then the markers' memory for chunks of 100 and 1,000 INCRs and
  * SETs;</li>
+ * <li>{@code spring-batch}: Spring Batch's own {@code RedisItemWriter}, redis-batch's
+ * {@code RedisBatchItemWriter} and the same in exactly-once mode, each writing chunks of
+ * 1,000 items ({@code SET key value}) as a chunk-oriented step calls it, on loopback and
+ * at 1 ms;</li>
  * <li>{@code smoke}: every suite at tiny sizes and iterations, to prove the chain
  * works.</li>
  * </ul>
@@ -28,7 +32,7 @@ import java.util.List;
 final class Profiles {
 
 	static final List<String> NAMES = List.of("paired", "peers", "distance", "concurrency", "memory", "polite",
-			"exactly-once", "smoke");
+			"exactly-once", "spring-batch", "smoke");
 
 	private static final List<String> WORKLOADS = List.of("GET", "SET");
 
@@ -66,18 +70,25 @@ final class Profiles {
 							batches(List.of(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE), List.of("SET"),
 									List.of(10_000, 100_000), List.of(DIRECT, "rtt1"))),
 					new Step(Suite.MARKERS, once, markers(List.of(100, 1_000))));
-			case "smoke" -> List.of(
-					new Step(Suite.PAIRED, tiny, List.of(Cell.batch(Strategies.BATCH_TEMPLATE, "GET", 10, "rtt1"))),
-					new Step(Suite.PAIRED, tiny,
-							batches(Strategies.batchTemplates(), WORKLOADS, List.of(10), List.of(DIRECT))),
-					new Step(Suite.PEERS, tiny,
-							batches(Strategies.peers(), WORKLOADS, List.of(100), List.of(DIRECT, "rtt1"))),
-					new Step(Suite.CONCURRENCY, tiny,
-							threads(List.of(4), virtualThreads ? List.of(4) : List.of(), List.of(DIRECT))),
-					new Step(Suite.EXACTLY_ONCE, tiny,
-							List.of(Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, "SET", 100, DIRECT))),
-					new Step(Suite.MARKERS, once, markers(List.of(10))), new Step(Suite.MEMORY, once, memory(200_000)),
-					new Step(Suite.POLITE, once, List.of(polite(20_000, 2))));
+			case "spring-batch" -> List.of(new Step(Suite.SPRING_BATCH, new Iterations(1, 2, 1000, 5, 1000, 5),
+					batches(Strategies.springBatchWriters(), List.of("SET"), List.of(SpringBatchWriterStrategy.CHUNK),
+							List.of(DIRECT, "rtt1"))));
+			case "smoke" ->
+				List.of(new Step(Suite.PAIRED, tiny, List.of(Cell.batch(Strategies.BATCH_TEMPLATE, "GET", 10, "rtt1"))),
+						new Step(Suite.PAIRED, tiny,
+								batches(Strategies.batchTemplates(), WORKLOADS, List.of(10), List.of(DIRECT))),
+						new Step(Suite.PEERS, tiny,
+								batches(Strategies.peers(), WORKLOADS, List.of(100), List.of(DIRECT, "rtt1"))),
+						new Step(Suite.CONCURRENCY, tiny,
+								threads(List.of(4), virtualThreads ? List.of(4) : List.of(), List.of(DIRECT))),
+						new Step(Suite.EXACTLY_ONCE, tiny,
+								List.of(Cell.batch(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE, "SET", 100, DIRECT))),
+						new Step(Suite.MARKERS, once, markers(List.of(10))),
+						new Step(Suite.SPRING_BATCH, tiny,
+								batches(Strategies.springBatchWriters(), List.of("SET"), List.of(100),
+										List.of(DIRECT))),
+						new Step(Suite.MEMORY, once, memory(200_000)),
+						new Step(Suite.POLITE, once, List.of(polite(20_000, 2))));
 			default -> throw new IllegalArgumentException(
 					"Unknown profile '" + profile + "': one of " + String.join(", ", NAMES));
 		};

@@ -2,6 +2,7 @@ package dev.redisbatch.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -28,6 +29,12 @@ final class Strategies {
 	static final String REDISSON = "redissonBatch";
 
 	static final String LETTUCE = "lettuceManualFlush";
+
+	static final String SPRING_BATCH_WRITER = "springBatchRedisItemWriter";
+
+	static final String REDIS_BATCH_ITEM_WRITER = "redisBatchItemWriter";
+
+	static final String REDIS_BATCH_ITEM_WRITER_EXACTLY_ONCE = "redisBatchItemWriterExactlyOnce";
 
 	/**
 	 * {@code BatchTemplate} and its variants. The first is the one every suite measures;
@@ -77,6 +84,29 @@ final class Strategies {
 					"a dedicated connection, setAutoFlushCommands(false), every command, flushCommands(), await all",
 					LettuceManualFlushStrategy::new));
 
+	/**
+	 * The Spring Batch item writers, each called as a chunk-oriented step calls it (see
+	 * {@link SpringBatchWriterStrategy}): they write items only, with no TTL (the profile
+	 * {@code spring-batch}).
+	 */
+	private static final List<Descriptor> SPRING_BATCH_WRITERS = List.of(
+			new Descriptor(SPRING_BATCH_WRITER, "Spring Batch RedisItemWriter",
+					"Spring Batch 6's own writer (RedisItemWriterBuilder) on a RedisTemplate over Boot's "
+							+ "auto-configured connection factory: opsForValue().set(key, item) per item, each waiting "
+							+ "for its reply; chunks of "
+							+ String.format(Locale.ROOT, "%,d", SpringBatchWriterStrategy.CHUNK) + " items",
+					SpringBatchWriterStrategy::springBatch),
+			new Descriptor(REDIS_BATCH_ITEM_WRITER, "RedisBatchItemWriter",
+					"redis-batch's writer on the auto-configured stringBatchTemplate, RedisItemMappers.value with no "
+							+ "TTL, opened as an ItemStream and updated before each commit: each chunk of "
+							+ String.format(Locale.ROOT, "%,d", SpringBatchWriterStrategy.CHUNK)
+							+ " items one pipelined batch",
+					SpringBatchWriterStrategy::redisBatch),
+			new Descriptor(REDIS_BATCH_ITEM_WRITER_EXACTLY_ONCE, "RedisBatchItemWriter, exactly-once",
+					"the same writer with options(BatchOptions.builder().exactlyOnce(true).build()): each "
+							+ "chunk of items one batch, each of whose chunks is one EVAL of the marker script",
+					SpringBatchWriterStrategy::redisBatchExactlyOnce));
+
 	private Strategies() {
 	}
 
@@ -99,13 +129,32 @@ final class Strategies {
 	}
 
 	/**
+	 * The Spring Batch item writers, Spring Batch's own first.
+	 * @return the ids
+	 */
+	static List<String> springBatchWriters() {
+		return SPRING_BATCH_WRITERS.stream().map(Descriptor::id).toList();
+	}
+
+	/**
+	 * Every strategy that sends batches of commands: every one but the Spring Batch item
+	 * writers.
+	 * @return the descriptors
+	 */
+	static List<Descriptor> batches() {
+		List<Descriptor> all = new ArrayList<>(BATCH_TEMPLATES);
+		all.add(EXACTLY_ONCE);
+		all.addAll(PEERS);
+		return all;
+	}
+
+	/**
 	 * Every strategy.
 	 * @return the descriptors
 	 */
 	static List<Descriptor> all() {
-		List<Descriptor> all = new ArrayList<>(BATCH_TEMPLATES);
-		all.add(EXACTLY_ONCE);
-		all.addAll(PEERS);
+		List<Descriptor> all = new ArrayList<>(batches());
+		all.addAll(SPRING_BATCH_WRITERS);
 		return all;
 	}
 

@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
 interface Strategy extends AutoCloseable {
 
 	/**
-	 * {@code SET key value} with the workload's TTL, for every key.
+	 * {@code SET key value} with the workload's TTL, for every key (a Spring Batch item
+	 * writer writes no TTL: {@link SpringBatchWriterStrategy}).
 	 * @param workload the data
 	 * @return how many SETs were acknowledged
 	 */

@@ -26,6 +26,13 @@ enum Suite {
 			List.of(CpuCostProfiler.class, ConnectionsProfiler.class), BenchmarkEnvironment.HEAP, PeersBenchmark::rows),
 
 	/**
+	 * Spring Batch item writers, Spring Batch's own and redis-batch's, a chunk of items
+	 * per write, with their CPU per item.
+	 */
+	SPRING_BATCH("spring-batch", "Spring Batch item writers: write(Chunk) of SET key value items", PeersBenchmark.class,
+			List.of(CpuCostProfiler.class), BenchmarkEnvironment.HEAP, PeersBenchmark::writerRows),
+
+	/**
 	 * The application's template called by 1 to 256 threads, one command each.
 	 */
 	CONCURRENCY("concurrency", "Concurrent single commands", AutoBatchingBenchmark.class,

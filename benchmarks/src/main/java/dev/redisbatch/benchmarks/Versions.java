@@ -36,6 +36,7 @@ final class Versions {
 		versions.put("commons-pool2", maven("org.apache.commons", "commons-pool2"));
 		versions.put("Jedis", maven("redis.clients", "jedis"));
 		versions.put("Redisson", maven("org.redisson", "redisson"));
+		versions.put("Spring Batch", maven("org.springframework.batch", "spring-batch-infrastructure"));
 		versions.put("JMH", Version.getPlainVersion());
 		return versions;
 	}

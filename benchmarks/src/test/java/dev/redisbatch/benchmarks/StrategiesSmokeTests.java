@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -38,7 +39,7 @@ class StrategiesSmokeTests {
 	}
 
 	static List<String> strategies() {
-		return Strategies.all().stream().map(Strategies.Descriptor::id).toList();
+		return Strategies.batches().stream().map(Strategies.Descriptor::id).toList();
 	}
 
 	@ParameterizedTest
@@ -63,6 +64,34 @@ class StrategiesSmokeTests {
 			// of its own (the hundred SETs go in one chunk)
 			long own = id.equals(Strategies.BATCH_TEMPLATE_EXACTLY_ONCE) ? 2 : 0;
 			assertThat(server.stringWrites() - before).isEqualTo(100 + own);
+		}
+	}
+
+	@ParameterizedTest
+	@MethodSource("dev.redisbatch.benchmarks.Strategies#springBatchWriters")
+	void everySpringBatchWriterWritesEachItemAsOneSetWithoutATtlInChunks(String id) {
+		// two chunks and a half
+		Workload items = Workload.create(2 * SpringBatchWriterStrategy.CHUNK + 500, 4);
+		server.reset(null);
+		try (Strategy writer = Strategies.create(id, BenchmarkEnvironment.direct())) {
+			long before = server.stringWrites();
+			assertThat(writer.set(items)).isEqualTo(items.size());
+			long own = server.stringWrites() - before - items.size();
+			if (id.equals(Strategies.REDIS_BATCH_ITEM_WRITER_EXACTLY_ONCE)) {
+				// each batch chunk's script claims its marker and keeps its replies: two
+				// SETs of its own, and at least one batch chunk per chunk of items
+				assertThat(own).isGreaterThanOrEqualTo(2 * 3).isEven();
+			}
+			else {
+				assertThat(own).isZero();
+			}
+			for (int i : new int[] { 0, SpringBatchWriterStrategy.CHUNK, items.size() - 1 }) {
+				assertThat(redis.call("GET", items.keys()[i])).isEqualTo(items.values()[i]);
+				assertThat(redis.call("TTL", items.keys()[i])).isEqualTo(-1L);
+			}
+			// the same items again, as the next step would write them
+			assertThat(writer.set(items)).isEqualTo(items.size());
+			assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> writer.get(items));
 		}
 	}
 

@@ -62,6 +62,22 @@ class SuitesSmokeTests {
 	}
 
 	@Test
+	void aSpringBatchCellAtADistanceGivesItsTimePerChunkRateAndCpuPerItem() throws Exception {
+		long accepted = proxy.connectionsAccepted();
+		List<Row> rows = run(Suite.SPRING_BATCH,
+				Cell.batch(Strategies.REDIS_BATCH_ITEM_WRITER_EXACTLY_ONCE, "SET", 100, "rtt1"));
+
+		assertThat(rows).extracting(Row::metric)
+			.containsExactly(Metric.MS_PER_CHUNK, Metric.ITEMS_PER_S, Metric.CPU_NS_PER_COMMAND,
+					Metric.SERVER_CPU_NS_PER_COMMAND);
+		assertThat(rows).allSatisfy((row) -> assertThat(row.mean()).isPositive());
+		assertThat(row(rows, Metric.MS_PER_CHUNK).mean()).isGreaterThanOrEqualTo(1);
+		assertThat(proxy.connectionsAccepted() - accepted).isPositive();
+		// every item was written, and the markers are gone
+		assertThat(redis.call("DBSIZE")).isEqualTo(100L);
+	}
+
+	@Test
 	void aPairedCellAtADistanceGivesTheRatioAndBothClientsTimesAndCpu() throws Exception {
 		long accepted = proxy.connectionsAccepted();
 		List<Row> rows = run(Suite.PAIRED, Cell.batch(Strategies.BATCH_TEMPLATE, "SET", 10, "rtt1"));
