@@ -371,7 +371,7 @@ final class Lane {
 			breakLease(current);
 			boolean again = refusalsLeft-- > 0;
 			if (again && chunk.isExactlyOnce() && refusalsLeft < ExactlyOnce.attempts(this.settings) - 1) {
-				again = UnansweredChunks.pause(ExactlyOnce.backoff(this.settings).toNanos());
+				again = Backoff.pause(ExactlyOnce.backoff(this.settings).toNanos());
 			}
 			if (again) {
 				continue;

@@ -1,7 +1,5 @@
 package dev.redisbatch;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * What an exactly-once lane does with a chunk that went unanswered (its connection was
  * lost, its deadline passed) or was refused before it ran (a demoted master's
@@ -31,7 +29,7 @@ final class UnansweredChunks {
 		long backoff = ExactlyOnce.backoff(settings).toNanos();
 		for (int attempt = 1; attempt <= attempts; attempt++) {
 			// the first send again goes at once, on a new connection; the others wait
-			if (Thread.currentThread().isInterrupted() || (attempt > 1 && !pause(backoff))) {
+			if (Thread.currentThread().isInterrupted() || (attempt > 1 && !Backoff.pause(backoff))) {
 				break;
 			}
 			BatchConnection connection;
@@ -73,24 +71,6 @@ final class UnansweredChunks {
 			}
 		}
 		return chunk.settleUnresolved(Messages.notResolved(attempts), ledger);
-	}
-
-	/**
-	 * Wait before sending a lost chunk again.
-	 * @return {@code false} when the thread was interrupted (its flag stays set)
-	 */
-	static boolean pause(long nanos) {
-		if (Thread.currentThread().isInterrupted()) {
-			return false;
-		}
-		try {
-			TimeUnit.NANOSECONDS.sleep(nanos);
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
 	}
 
 }
