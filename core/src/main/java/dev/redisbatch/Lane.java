@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,11 +21,6 @@ import org.jspecify.annotations.Nullable;
  * which decides whether the lane or the batch stops.
  */
 final class Lane {
-
-	/**
-	 * How many settled chunks' buffers a lane keeps for its next chunks.
-	 */
-	private static final int SPARE_BUFFERS = 4;
 
 	/**
 	 * The byte budget of a lane's first chunk: it goes out early, so that the server
@@ -50,24 +44,9 @@ final class Lane {
 
 	private final ArrayDeque<Chunk> inFlight = new ArrayDeque<>(4);
 
-	/**
-	 * The buffer of a settled chunk, for the next chunk: a batch of one chunk needs no
-	 * more.
-	 */
-	private @Nullable ByteBuf spareBuffer;
-
-	/**
-	 * More buffers of settled chunks, made when a lane keeps a second one.
-	 */
-	private @Nullable ArrayDeque<ByteBuf> spareBuffers;
+	private final ChunkBuffers buffers;
 
 	private long inFlightBytes;
-
-	/**
-	 * The size of the largest chunk sent so far: new chunk buffers start at it, so that
-	 * filling one does not grow and copy it.
-	 */
-	private int largestChunkBytes;
 
 	private int inFlightCommands;
 
@@ -133,6 +112,7 @@ final class Lane {
 				: Math.min(FIRST_CHUNK_BYTES, settings.maxChunkBytes());
 		this.parked = (cluster && settings.exactlyOnce()) ? new SlotChunks(settings.maxInFlightBytes()) : null;
 		this.acknowledged = new AcknowledgedMarkers(cluster);
+		this.buffers = new ChunkBuffers(settings, (this.parked != null) ? SlotChunks.FIRST_BUFFER_BYTES : 0);
 	}
 
 	/**
@@ -318,7 +298,7 @@ final class Lane {
 	}
 
 	private void sendChunk(Chunk full) {
-		this.largestChunkBytes = Math.max(this.largestChunkBytes, full.bytes());
+		this.buffers.sent(full.bytes());
 		this.chunkBytes = Math.min(this.chunkBytes * 2, this.settings.maxChunkBytes());
 		send(full);
 	}
@@ -567,9 +547,8 @@ final class Lane {
 			this.open = null;
 		}
 		NodePool server = this.node;
-		ByteBuf spare;
-		while (server != null && (spare = takeSpare()) != null) {
-			server.keepBuffer(spare);
+		if (server != null) {
+			this.buffers.giveBack(server);
 		}
 		Lease current = this.lease;
 		this.lease = null;
@@ -604,18 +583,7 @@ final class Lane {
 	// ------------------------------------------------------------------ buffers
 
 	private Chunk newChunk() {
-		ByteBuf buffer = takeSpare();
-		if (buffer == null && this.node != null) {
-			buffer = this.node.takeBuffer();
-		}
-		if (buffer == null && this.parked != null) {
-			buffer = Unpooled.buffer(SlotChunks.FIRST_BUFFER_BYTES);
-		}
-		if (buffer == null) {
-			int expected = (this.largestChunkBytes > 0) ? this.largestChunkBytes + this.largestChunkBytes / 8
-					: Math.min(this.settings.chunkSize(), 1024) * 48;
-			buffer = Unpooled.buffer((int) Math.min(expected, this.settings.maxChunkBytes() + 1024));
-		}
+		ByteBuf buffer = this.buffers.take(this.node);
 		if (this.settings.transactional()) {
 			buffer.writeBytes(WireCommand.MULTI);
 		}
@@ -634,33 +602,7 @@ final class Lane {
 	 * Keep a settled or unsent chunk's buffer for a later chunk.
 	 */
 	void recycle(Chunk chunk) {
-		ByteBuf buffer = chunk.buffer();
-		if (buffer.capacity() > 4 * this.settings.maxChunkBytes()) {
-			return;
-		}
-		buffer.clear();
-		if (this.spareBuffer == null) {
-			this.spareBuffer = buffer;
-			return;
-		}
-		ArrayDeque<ByteBuf> more = this.spareBuffers;
-		if (more == null) {
-			more = new ArrayDeque<>(SPARE_BUFFERS - 1);
-			this.spareBuffers = more;
-		}
-		if (more.size() < SPARE_BUFFERS - 1) {
-			more.push(buffer);
-		}
-	}
-
-	private @Nullable ByteBuf takeSpare() {
-		ByteBuf spare = this.spareBuffer;
-		if (spare != null) {
-			this.spareBuffer = null;
-			return spare;
-		}
-		ArrayDeque<ByteBuf> more = this.spareBuffers;
-		return (more != null) ? more.poll() : null;
+		this.buffers.recycle(chunk.buffer());
 	}
 
 	/**
