@@ -101,7 +101,11 @@ class ExactlyOnceClusterTests {
 			.retry(10, Duration.ofMillis(300))
 			.build();
 		BatchResults results = this.template.execute(options, (batch) -> {
-			counters.forEach((counter) -> replies.add(batch.incr(counter)));
+			counters.forEach((counter) -> {
+				replies.add(batch.incr(counter));
+				batch.lpush("{moving}:list", "x");
+				batch.command("XADD", CommandReply.string(), "{moving}:stream", "*", "f", "v");
+			});
 			batch.flush();
 			// The slot starts to migrate, half of its keys move: the source refuses
 			// every chunk of the slot (ASK or TRYAGAIN) until the migration ends, which
@@ -119,7 +123,11 @@ class ExactlyOnceClusterTests {
 					migration.complete(null);
 				}
 			});
-			counters.forEach((counter) -> replies.add(batch.incr(counter)));
+			counters.forEach((counter) -> {
+				replies.add(batch.incr(counter));
+				batch.lpush("{moving}:list", "x");
+				batch.command("XADD", CommandReply.string(), "{moving}:stream", "*", "f", "v");
+			});
 		});
 		migration.get(30, TimeUnit.SECONDS);
 
@@ -133,6 +141,8 @@ class ExactlyOnceClusterTests {
 			assertThat(replies.get(i).get()).isEqualTo(1L);
 			assertThat(replies.get(counters.size() + i).get()).isEqualTo(2L);
 		}
+		assertThat(target.call("LLEN", "{moving}:list")).isEqualTo(200L);
+		assertThat(target.call("XLEN", "{moving}:stream")).isEqualTo(200L);
 	}
 
 	@Test
