@@ -349,7 +349,10 @@ class ClusterTests {
 		return Long.parseLong(stats.substring("calls=".length(), stats.indexOf(',')));
 	}
 
-	private static long evals(RedisCluster cluster) {
+	/**
+	 * How many scripts the cluster's masters ran so far.
+	 */
+	static long evals(RedisCluster cluster) {
 		long evals = 0;
 		for (RedisProcess master : cluster.masters()) {
 			evals += calls(master, "eval");

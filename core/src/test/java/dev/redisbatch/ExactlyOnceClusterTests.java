@@ -54,7 +54,7 @@ class ExactlyOnceClusterTests {
 			counters.add("counter:" + Long.toHexString(random.nextLong()));
 		}
 		Map<String, List<Response<Long>>> replies = new LinkedHashMap<>();
-		long evalsBefore = evals(cluster);
+		long evalsBefore = ClusterTests.evals(cluster);
 
 		BatchResults results = this.template.execute(BatchOptions.builder().exactlyOnce(true).build(), (batch) -> {
 			for (int round = 0; round < 10; round++) {
@@ -76,7 +76,7 @@ class ExactlyOnceClusterTests {
 		// slot, with the ten commands of each of its counters
 		long slots = counters.stream().mapToInt(cluster::slot).distinct().count();
 		assertThat(results.chunks()).as("chunks").isEqualTo((int) slots);
-		assertThat(evals(cluster) - evalsBefore).as("scripts").isEqualTo(slots);
+		assertThat(ClusterTests.evals(cluster) - evalsBefore).as("scripts").isEqualTo(slots);
 		// and its marker is removed once answered
 
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(markers(cluster)).isZero());
@@ -159,14 +159,6 @@ class ExactlyOnceClusterTests {
 		assertThat(cluster.call("{cart:42}", "GET", "{cart:42}:item:3")).isEqualTo("100");
 	}
 
-	private static long evals(RedisCluster cluster) {
-		long evals = 0;
-		for (RedisProcess master : cluster.masters()) {
-			evals += calls(master, "eval");
-		}
-		return evals;
-	}
-
 	private static long markers(RedisCluster cluster) {
 		long found = 0;
 		for (RedisProcess master : cluster.masters()) {
@@ -188,14 +180,6 @@ class ExactlyOnceClusterTests {
 			return 0;
 		}
 		return Long.parseLong(stat.substring("count=".length()));
-	}
-
-	private static long calls(RedisProcess master, String command) {
-		String stats = master.info("commandstats").get("cmdstat_" + command);
-		if (stats == null) {
-			return 0;
-		}
-		return Long.parseLong(stats.substring("calls=".length(), stats.indexOf(',')));
 	}
 
 }
