@@ -330,8 +330,8 @@ final class Lane {
 				breakLease(current);
 				continue;
 			}
-			if (chunk.isExactlyOnce()) {
-				frame(chunk);
+			if (chunk instanceof ScriptChunk script) {
+				frame(script);
 			}
 			if (chunk.write(current, this.settings.timeoutNanos())) {
 				this.inFlight.add(chunk);
@@ -451,9 +451,9 @@ final class Lane {
 			// the last chunk on a broken connection: what was read for it is released
 			on.end();
 		}
-		if (unresolved) {
+		if (unresolved && chunk instanceof ScriptChunk script) {
 			// exactly-once: the chunk goes again, with its marker, on new connections
-			settlement = UnansweredChunks.resend(chunk, node(), this.settings, this.ledger);
+			settlement = UnansweredChunks.resend(script, node(), this.settings, this.ledger);
 			alreadyLost = false;
 		}
 		else if (chunk.isExactlyOnce() && chunk.writes() == 1 && settlement.answered()
@@ -471,7 +471,7 @@ final class Lane {
 	 * markers of chunks answered since the last one was framed
 	 * ({@link AcknowledgedMarkers}).
 	 */
-	private void frame(Chunk chunk) {
+	private void frame(ScriptChunk chunk) {
 		if (chunk.marker() != null) {
 			// framed already: a chunk sent again keeps its bytes
 			return;
@@ -587,12 +587,14 @@ final class Lane {
 		if (this.settings.transactional()) {
 			buffer.writeBytes(WireCommand.MULTI);
 		}
-		Chunk chunk = new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster,
-				this.settings.exactlyOnce());
-		if (this.sentinel && this.settings.exactlyOnce()) {
+		if (!this.settings.exactlyOnce()) {
+			return new Chunk(buffer, this.settings.chunkSize(), this.settings.transactional(), this.cluster);
+		}
+		ScriptChunk chunk = new ScriptChunk(buffer, this.settings.chunkSize(), this.cluster);
+		if (this.sentinel) {
 			chunk.resendWhenRefused(ExactlyOnce.RESENT_ON_SENTINEL);
 		}
-		else if (this.cluster && this.settings.exactlyOnce()) {
+		else if (this.cluster) {
 			chunk.resendWhenRefused(ExactlyOnce.RESENT_ON_CLUSTER);
 		}
 		return chunk;

@@ -24,7 +24,7 @@ final class UnansweredChunks {
 	 * @return the settlement of the send that was answered, or the commands left
 	 * {@link Outcome#UNKNOWN} when none was
 	 */
-	static ChunkSettlement resend(Chunk chunk, NodePool server, RunSettings settings, OutcomeLedger ledger) {
+	static ChunkSettlement resend(ScriptChunk chunk, NodePool server, RunSettings settings, OutcomeLedger ledger) {
 		int attempts = ExactlyOnce.attempts(settings);
 		long backoff = ExactlyOnce.backoff(settings).toNanos();
 		for (int attempt = 1; attempt <= attempts; attempt++) {
