@@ -38,6 +38,8 @@ final class ChunkRecording {
 
 	private int sent;
 
+	private int leftOut;
+
 	private int completed;
 
 	/**
@@ -94,6 +96,13 @@ final class ChunkRecording {
 	 */
 	int sent() {
 		return this.sent;
+	}
+
+	/**
+	 * How many commands were left out (not sent: their outcome was known).
+	 */
+	int leftOut() {
+		return this.leftOut;
 	}
 
 	List<Integer> fingerprints(int item) {
@@ -280,6 +289,9 @@ final class ChunkRecording {
 			int fingerprint = fingerprint(method, args);
 			Outcome leftOut = (this.batch != null) ? leftOut(item, commands.size(), this.idempotent) : Outcome.NOT_SENT;
 			if (leftOut != null) {
+				if (this.batch != null) {
+					ChunkRecording.this.leftOut++;
+				}
 				commands.add(new Recorded(fingerprint, this.idempotent, null, leftOut));
 				return new Settled(method.getName().toUpperCase(Locale.ROOT), leftOut);
 			}

@@ -1,5 +1,6 @@
 package dev.redisbatch.springbatch;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,6 +52,8 @@ final class ChunkWriter<K, V, T> {
 
 	private final ItemLedger ledger = new ItemLedger();
 
+	private final @Nullable ExactlyOnceChunks exactlyOnce;
+
 	private @Nullable StepState context;
 
 	private int writtenThisTransaction;
@@ -59,8 +62,16 @@ final class ChunkWriter<K, V, T> {
 
 	private boolean synchronizationRegistered;
 
+	private boolean wroteSinceOpen;
+
+	/**
+	 * The logic of one writer.
+	 * @param exactlyOnceWindow how long the markers of an exactly-once writer's batches
+	 * are kept, or {@code null} for a writer that is not exactly-once
+	 */
 	ChunkWriter(BatchOperations<K, V> template, RedisItemMapper<K, V, T> mapper,
-			@Nullable AppliedCheck<K, V, T> appliedCheck, BatchOptions options, String name, boolean saveState) {
+			@Nullable AppliedCheck<K, V, T> appliedCheck, BatchOptions options, String name, boolean saveState,
+			@Nullable Duration exactlyOnceWindow) {
 		this.template = template;
 		this.mapper = mapper;
 		this.appliedCheck = appliedCheck;
@@ -68,6 +79,7 @@ final class ChunkWriter<K, V, T> {
 		this.name = name;
 		this.ledgerKey = name + ".ledger";
 		this.saveState = saveState;
+		this.exactlyOnce = (exactlyOnceWindow != null) ? new ExactlyOnceChunks(name, exactlyOnceWindow) : null;
 	}
 
 	/**
@@ -79,6 +91,7 @@ final class ChunkWriter<K, V, T> {
 		this.context = executionContext;
 		this.ledger.clear();
 		resetTransaction();
+		this.wroteSinceOpen = false;
 		String saved = this.saveState ? executionContext.getString(this.ledgerKey) : null;
 		if (saved != null) {
 			try {
@@ -96,6 +109,16 @@ final class ChunkWriter<K, V, T> {
 						+ " items written before the restart");
 			}
 		}
+		if (this.exactlyOnce != null) {
+			try {
+				this.exactlyOnce.open(this.saveState ? executionContext : null,
+						saved != null && ItemLedger.hasRefused(saved));
+			}
+			catch (IllegalArgumentException ex) {
+				throw executionContext.unreadable("The writer '" + this.name + "' cannot read what it saved of its "
+						+ "exactly-once batches in the step's execution context: " + ex.getMessage(), ex);
+			}
+		}
 	}
 
 	/**
@@ -104,14 +127,26 @@ final class ChunkWriter<K, V, T> {
 	 */
 	synchronized void update(StepState executionContext) {
 		this.context = executionContext;
+		if (this.exactlyOnce != null && !this.wroteSinceOpen) {
+			// Spring Batch 5.2 updates the streams once after opening them, before the
+			// first chunk: no transaction consumed items yet, and the items remembered
+			// before a restart come first
+			resetTransaction();
+			save();
+			return;
+		}
 		// The transaction that commits now consumed the items written in it, or (during
 		// Spring Batch's item-by-item scan) one item that it did not write: filtered by
 		// the processor, or skipped.
+		int before = this.ledger.size();
 		if (this.wroteThisTransaction) {
 			this.ledger.dropOldest(this.writtenThisTransaction);
 		}
 		else if (!this.ledger.isEmpty()) {
 			this.ledger.dropOldest(1);
+		}
+		if (this.exactlyOnce != null && this.ledger.size() < before) {
+			this.exactlyOnce.committed();
 		}
 		resetTransaction();
 		save();
@@ -139,6 +174,7 @@ final class ChunkWriter<K, V, T> {
 		}
 		trackTransaction();
 		this.wroteThisTransaction = true;
+		this.wroteSinceOpen = true;
 		if (items.isEmpty()) {
 			return;
 		}
@@ -146,25 +182,44 @@ final class ChunkWriter<K, V, T> {
 		if (aligned > 0) {
 			aligned = checkSameItems(items, aligned);
 		}
-		if (aligned > 0 && this.appliedCheck != null) {
+		BatchOptions batchOptions = this.options;
+		boolean replay = false;
+		if (this.exactlyOnce != null) {
+			long now = System.currentTimeMillis();
+			boolean sameItems = aligned > 0 && aligned == items.size() && aligned == this.ledger.size();
+			replay = sameItems && this.exactlyOnce.whyNotReplay(hasUnknown(aligned), now) == null;
+			// the same batch again: its markers answer for every command that ran
+			batchOptions = replay ? this.exactlyOnce.replay(this.options) : this.exactlyOnce.next(this.options, now);
+		}
+		if (!replay && aligned > 0 && this.appliedCheck != null) {
 			settleUnknown(items, aligned, this.appliedCheck);
 		}
-		ChunkRecording recording = new ChunkRecording((aligned > 0) ? this.ledger : null, aligned);
-		RuntimeException failure = run(items, recording);
+		ChunkRecording recording = (replay) ? new ChunkRecording(null, 0)
+				: new ChunkRecording((aligned > 0) ? this.ledger : null, aligned);
+		RuntimeException failure = run(items, recording, batchOptions);
 		for (int i = 0; i < recording.itemCount(); i++) {
 			String earlierFailure = (i < aligned) ? this.ledger.get(i).failure() : null;
 			this.ledger.set(i, recording.outcomeOf(i, earlierFailure));
 		}
 		this.writtenThisTransaction = Math.max(this.writtenThisTransaction, recording.itemCount());
+		String unresolved = null;
+		if (this.exactlyOnce != null) {
+			this.exactlyOnce.sentWhole(recording.leftOut() == 0 && recording.itemCount() == items.size()
+					&& this.ledger.size() == items.size());
+			unresolved = this.exactlyOnce.whyNotReplay(true, System.currentTimeMillis());
+		}
 		save();
 		if (failure != null && !(failure instanceof BatchException)) {
 			throw failure;
 		}
-		classify(items.size(), recording, failure);
+		classify(items.size(), recording, failure, unresolved);
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			// no transaction can roll this write back: it is final, and the next write is
 			// of new items
 			this.ledger.dropOldest(items.size());
+			if (this.exactlyOnce != null) {
+				this.exactlyOnce.committed();
+			}
 			this.writtenThisTransaction = 0;
 			save();
 		}
@@ -234,10 +289,23 @@ final class ChunkWriter<K, V, T> {
 		}
 	}
 
-	private @Nullable RuntimeException run(List<? extends T> items, ChunkRecording recording) {
+	/**
+	 * Whether a command of the first items the ledger knows has an unknown outcome.
+	 */
+	private boolean hasUnknown(int count) {
+		for (int i = 0; i < count; i++) {
+			if (this.ledger.get(i).has(Outcome.UNKNOWN)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private @Nullable RuntimeException run(List<? extends T> items, ChunkRecording recording,
+			BatchOptions batchOptions) {
 		boolean idempotent = this.mapper.isIdempotent();
 		try {
-			this.template.execute(this.options, (batch) -> {
+			this.template.execute(batchOptions, (batch) -> {
 				Batch<K, V> view = recording.view(idempotent ? batch.idempotent() : batch, idempotent);
 				for (T item : items) {
 					recording.nextItem();
@@ -257,7 +325,15 @@ final class ChunkWriter<K, V, T> {
 		}
 	}
 
-	private void classify(int count, ChunkRecording recording, @Nullable RuntimeException failure) {
+	/**
+	 * Throw what the outcomes call for.
+	 * @param unresolved for an exactly-once writer, why writing the items again would not
+	 * be the same batch, whose markers answer for unknown outcomes ({@code null} if it
+	 * would); always {@code null} for another writer
+	 */
+	private void classify(int count, ChunkRecording recording, @Nullable RuntimeException failure,
+			@Nullable String unresolved) {
+		boolean answeredByMarkers = this.exactlyOnce != null && unresolved == null;
 		int unknown = 0;
 		int failed = 0;
 		int left = 0;
@@ -269,7 +345,7 @@ final class ChunkWriter<K, V, T> {
 				continue;
 			}
 			ItemLedger.Item item = this.ledger.get(i);
-			if (item.hasUnknownNotIdempotent() && this.appliedCheck == null) {
+			if (item.hasUnknownNotIdempotent() && this.appliedCheck == null && !answeredByMarkers) {
 				unknown++;
 			}
 			else if (item.has(Outcome.FAILED)) {
@@ -286,7 +362,9 @@ final class ChunkWriter<K, V, T> {
 			throw new ItemOutcomeUnknownException(unknown + " of " + count + " items written by '" + this.name
 					+ "' have commands that are not idempotent and may or may not have run (sent, no reply): they "
 					+ "are neither sent again nor taken as written. Make the mapper idempotent, or give the writer "
-					+ "an AppliedCheck that reads whether they ran", unknown, failure);
+					+ "an AppliedCheck that reads whether they ran"
+					+ ((unresolved != null) ? " (exactly-once cannot answer for them: " + unresolved + ")" : ""),
+					unknown, failure);
 		}
 		if (failed > 0) {
 			throw new ItemFailedException(failed + " of " + count + " items written by '" + this.name
@@ -309,6 +387,9 @@ final class ChunkWriter<K, V, T> {
 		}
 		else {
 			current.putString(this.ledgerKey, this.ledger.encode());
+		}
+		if (this.exactlyOnce != null) {
+			this.exactlyOnce.save(current);
 		}
 	}
 

@@ -120,6 +120,23 @@ final class ItemLedger {
 		return ledger;
 	}
 
+	/**
+	 * Whether a saved ledger holds commands that Redis refused ({@link #decodeForRestart}
+	 * reads them as not sent).
+	 * @param text what {@link #encode()} made
+	 * @return whether a command's outcome is {@code FAILED}
+	 */
+	static boolean hasRefused(String text) {
+		for (int i = VERSION.length(); i < text.length(); i++) {
+			char letter = text.charAt(i);
+			boolean start = i == VERSION.length() || text.charAt(i - 1) == ',' || text.charAt(i - 1) == '.';
+			if (start && (letter == 'F' || letter == 'f')) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static char letter(Outcome outcome) {
 		return switch (outcome) {
 			case SUCCESS -> 'S';

@@ -45,6 +45,17 @@ import org.springframework.batch.infrastructure.item.ItemStreamWriter;
  * it does not, the writer refuses to write rather than run a command twice (with an
  * idempotent mapper it forgets what it knew and sends everything).
  * <p>
+ * <h2>Exactly once</h2> With options that have {@code exactlyOnce(true)} (or
+ * {@link WriterSettings#exactlyOnce(boolean) exactlyOnce(true)} on the builder), each
+ * chunk's batch runs exactly-once under a name the writer keeps in the step's
+ * {@code ExecutionContext}: a chunk whose outcomes were lost is retryable
+ * ({@link ItemNotSentException}), and written again (a retry, or a restart of the failed
+ * step within the {@link WriterSettings#exactlyOnceWindow(java.time.Duration) window}, 24
+ * hours by default) it is sent whole as the same batch, whose markers answer for every
+ * command that ran. A mapper that is not idempotent then needs no {@link AppliedCheck}.
+ * An item-by-item write of a failed chunk is a different batch, and leaves out what ran,
+ * as above.
+ * <p>
  * What it remembers is bounded by the chunk: it is dropped at each commit, and kept in
  * the step's {@code ExecutionContext} (outcome letters and fingerprints, no key or value)
  * so that it survives a failed step. The writer must therefore be registered as a stream

@@ -12,7 +12,8 @@ import dev.redisbatch.testsupport.EveryLine;
 import dev.redisbatch.testsupport.RedisProcess;
 import dev.redisbatch.testsupport.RedisServerExtension;
 import io.lettuce.core.RedisURI;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.batch.core.BatchStatus;
@@ -36,8 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EveryLine
 class RedisBatchItemWriterSkipTests {
 
-	@Test
-	void skipListenersReceiveRefusedItemsWithTheRedisErrorAndNoCommandRunsTwice(RedisProcess server) {
+	@ParameterizedTest(name = "exactly-once: {0}")
+	@ValueSource(booleans = { false, true })
+	void skipListenersReceiveRefusedItemsWithTheRedisErrorAndNoCommandRunsTwice(boolean exactlyOnce,
+			RedisProcess server) {
 		try (Jobs jobs = Jobs.inMemory();
 				BatchConnectionPool pool = BatchConnectionPool
 					.builder(RedisURI.create("redis://127.0.0.1:" + server.port()))
@@ -62,6 +65,7 @@ class RedisBatchItemWriterSkipTests {
 			};
 			RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter.builder(template, mapper)
 				.name("visits")
+				.exactlyOnce(exactlyOnce)
 				.build();
 			Step step = new StepBuilder("visits", jobs.repository()).<Integer, Integer>chunk(25)
 				.reader(new IdReader(200))

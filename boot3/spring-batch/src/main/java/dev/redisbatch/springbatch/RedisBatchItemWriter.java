@@ -45,6 +45,17 @@ import org.springframework.batch.item.ItemStreamWriter;
  * it does not, the writer refuses to write rather than run a command twice (with an
  * idempotent mapper it forgets what it knew and sends everything).
  * <p>
+ * <h2>Exactly once</h2> With options that have {@code exactlyOnce(true)} (or
+ * {@link WriterSettings#exactlyOnce(boolean) exactlyOnce(true)} on the builder), each
+ * chunk's batch runs exactly-once under a name the writer keeps in the step's
+ * {@code ExecutionContext}: a chunk whose outcomes were lost is retryable
+ * ({@link ItemNotSentException}), and written again (a retry, or a restart of the failed
+ * step within the {@link WriterSettings#exactlyOnceWindow(java.time.Duration) window}, 24
+ * hours by default) it is sent whole as the same batch, whose markers answer for every
+ * command that ran. A mapper that is not idempotent then needs no {@link AppliedCheck}.
+ * An item-by-item write of a failed chunk is a different batch, and leaves out what ran,
+ * as above.
+ * <p>
  * What it remembers is bounded by the chunk: it is dropped at each commit, and kept in
  * the step's {@code ExecutionContext} (outcome letters and fingerprints, no key or value)
  * so that it survives a failed step. The writer must therefore be registered as a stream
@@ -53,13 +64,14 @@ import org.springframework.batch.item.ItemStreamWriter;
  * ran will run again on restart unless the mapper is idempotent. Outside a transaction
  * (the writer used on its own), a write that succeeds is final and forgotten at once.
  * <p>
- * This is the writer for Spring Batch 5.2 ({@code redis-batch-spring-batch5}). Two
- * promises need Spring Batch 6.0.6: the item-by-item skip of items Redis refused, and the
- * restart of a mapper that is not idempotent after a chunk whose outcomes were lost.
- * Spring Batch 5.2 writes a failed chunk's items again one by one, and restarts a failed
- * step, without updating the step's streams in between, so the writer cannot tell which
- * items already ran: it refuses to write them, and the step fails with a sentence that
- * says so. No command runs twice.
+ * This is the writer for Spring Batch 5.2 ({@code redis-batch-spring-batch5}). One
+ * promise needs Spring Batch 6.0.6: the item-by-item skip of items Redis refused, with a
+ * mapper that is not idempotent (exactly-once or not). Spring Batch 5.2 writes a failed
+ * chunk's items again one by one without updating the step's streams in between, so the
+ * writer cannot tell which items already ran: it refuses to write them, and the step
+ * fails with a sentence that says so. No command runs twice. Without the exactly-once
+ * mode, the restart of a mapper that is not idempotent after a chunk whose outcomes were
+ * lost is refused the same way; an exactly-once writer restarts it.
  * <p>
  * Not thread-safe: one step thread writes at a time.
  *

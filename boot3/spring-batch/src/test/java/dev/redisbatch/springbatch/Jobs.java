@@ -30,9 +30,9 @@ public final class Jobs implements AutoCloseable {
 
 	/**
 	 * Whether this line's Spring Batch skips, item by item, the items Redis refused, for
-	 * a mapper that is not idempotent too: Spring Batch 5.2 does not (it writes a failed
-	 * chunk's items again without updating the step's streams in between, so the writer
-	 * refuses them; SpringBatch5LimitsTests).
+	 * a mapper that is not idempotent too: Spring Batch 5.2 does not, exactly-once or not
+	 * (it writes a failed chunk's items again without updating the step's streams in
+	 * between, so the writer refuses them; SpringBatch5LimitsTests).
 	 */
 	static final boolean SKIPS_REFUSED_ITEMS_OF_ANY_MAPPER = false;
 

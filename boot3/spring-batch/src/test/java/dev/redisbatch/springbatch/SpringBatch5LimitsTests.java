@@ -14,6 +14,8 @@ import dev.redisbatch.testsupport.RedisProcess;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.JobExecution;
@@ -27,12 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What does not hold on Spring Batch 5.2, as the compatibility table says, and how it
- * fails safe. Spring Batch 5.2 writes the items of a failed chunk again, one by one, and
- * restarts a failed step, without updating the step's streams in between as Spring Batch
- * 6.0.6 does: a writer whose mapper is not idempotent cannot tell which items of a failed
- * chunk ran, so it refuses to write them, the step fails with its sentence, and no
- * command runs twice. (With an idempotent mapper, retries and restarts work as on Spring
- * Batch 6.)
+ * fails safe. Spring Batch 5.2 writes the items of a failed chunk again, one by one,
+ * without updating the step's streams in between as Spring Batch 6.0.6 does: a writer
+ * whose mapper is not idempotent cannot tell which items of a failed chunk ran, so it
+ * refuses to write them, the step fails with its sentence, and no command runs twice;
+ * each item written alone is a new batch, so the exactly-once mode changes nothing there.
+ * A restart after a chunk whose outcomes were lost is refused the same way without the
+ * exactly-once mode. (With an idempotent mapper, retries and restarts work as on Spring
+ * Batch 6, and so does the restart of an exactly-once writer:
+ * {@code RedisBatchItemWriterExactlyOnceTests}.)
  */
 class SpringBatch5LimitsTests {
 
@@ -45,8 +50,9 @@ class SpringBatch5LimitsTests {
 		}
 	}
 
-	@Test
-	void anItemRedisRefusesFailsTheStepInsteadOfBeingSkippedAndNoCommandRunsTwice() {
+	@ParameterizedTest(name = "exactly-once: {0}")
+	@ValueSource(booleans = { false, true })
+	void anItemRedisRefusesFailsTheStepInsteadOfBeingSkippedAndNoCommandRunsTwice(boolean exactlyOnce) {
 		RedisProcess server = track(RedisProcess.start());
 		StringBatchTemplate template = template(server);
 		Jobs jobs = track(Jobs.inMemory());
@@ -58,6 +64,7 @@ class SpringBatch5LimitsTests {
 		List<Integer> skipped = new CopyOnWriteArrayList<>();
 		RedisBatchItemWriter<String, String, Integer> writer = RedisBatchItemWriter.builder(template, mapper)
 			.name("visits")
+			.exactlyOnce(exactlyOnce)
 			.build();
 		Step step = new StepBuilder("visits", jobs.repository()).<Integer, Integer>chunk(25)
 			.reader(new IdReader(200))
@@ -89,7 +96,7 @@ class SpringBatch5LimitsTests {
 	}
 
 	@Test
-	void aRestartAfterAChunkWithUnknownOutcomesFailsInsteadOfRunningACommandTwice() {
+	void withoutExactlyOnceARestartAfterAChunkWithUnknownOutcomesFailsInsteadOfRunningACommandTwice() {
 		RedisProcess server = track(RedisProcess.start("--appendonly", "yes", "--appendfsync", "always"));
 		StringBatchTemplate template = template(server);
 		Jobs jobs = track(Jobs.inMemory());

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import dev.redisbatch.BatchConnectionPool;
 import dev.redisbatch.StringBatchTemplate;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.infrastructure.item.support.ListItemReader;
 import org.springframework.core.io.FileSystemResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,6 +77,23 @@ class ExampleJobsTests {
 		assertThat(server.info("keyspace").get("db0")).startsWith("keys=1000000,expires=1000000,");
 		assertThat(server.call("GET", "order:999999")).isEqualTo("{\"id\":999999}");
 		assertThat((Long) server.call("PTTL", "order:0")).isBetween(1L, 3_600_000L);
+	}
+
+	@Test
+	void theExactlyOnceJobCountsEachVisitOnce(RedisProcess server) {
+		List<CountVisitsJob.Visit> visits = IntStream.range(0, 2_500)
+			.mapToObj((visit) -> new CountVisitsJob.Visit("page-" + (visit % 10), "visitor-" + visit))
+			.toList();
+
+		JobExecution execution = this.jobs.start(CountVisitsJob.countVisits(this.jobs.repository(),
+				this.jobs.transactionManager(), this.template, new ListItemReader<>(visits)),
+				new JobParametersBuilder().toJobParameters());
+
+		assertThat(execution.getStatus()).isEqualTo(BatchStatus.COMPLETED);
+		for (int page = 0; page < 10; page++) {
+			assertThat(server.call("GET", "visits:page-" + page)).isEqualTo("250");
+			assertThat(server.call("LLEN", "visitors:page-" + page)).isEqualTo(250L);
+		}
 	}
 
 	@Test
