@@ -48,8 +48,8 @@ final class BatchClients implements AutoCloseable {
 	/**
 	 * What the portable path costs, as docs/performance.md measured it on loopback.
 	 */
-	static final String PORTABLE_PATH_COST = "at about half to four fifths of the fast path's throughput, "
-			+ "with 2.6 to 4.3 times its client CPU per command";
+	static final String PORTABLE_PATH_COST = "at about three fifths to four fifths of the fast path's throughput, "
+			+ "with 1.7 to 3.4 times its client CPU per command";
 
 	/**
 	 * How to choose the portable path, which silences the warning.

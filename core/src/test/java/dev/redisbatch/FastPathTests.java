@@ -93,8 +93,8 @@ class FastPathTests {
 					+ Compatibility.nettyVersion())
 			.endsWith(Compatibility.describe("The fast path of batch connections to 127.0.0.1:" + server.port(),
 					List.of("CommandHandler.getStack() is missing"),
-					"batches to it take the portable path, Lettuce's own pipelining, at about half to four fifths of "
-							+ "the fast path's throughput, with 2.6 to 4.3 times its client CPU per command. Use a "
+					"batches to it take the portable path, Lettuce's own pipelining, at about three fifths to four fifths of "
+							+ "the fast path's throughput, with 1.7 to 3.4 times its client CPU per command. Use a "
 							+ "Lettuce and Netty of the tested range for the fast path; "
 							+ "redis.batch.fast-path.enabled=false (without Spring Boot, the pool builder's "
 							+ "fastPath(false)) chooses the portable path and silences this warning"));
@@ -116,10 +116,11 @@ class FastPathTests {
 			.asString()
 			.contains("this application has Lettuce " + Compatibility.lettuceVersion())
 			.contains("channel writer is not Lettuce's endpoint")
-			.endsWith(": its connections take the portable path, Lettuce's own pipelining, at about half to four "
-					+ "fifths of the fast path's throughput, with 2.6 to 4.3 times its client CPU per command; "
-					+ "redis.batch.fast-path.enabled=false (without Spring Boot, the pool builder's fastPath(false)) "
-					+ "chooses the portable path and silences this warning");
+			.endsWith(
+					": its connections take the portable path, Lettuce's own pipelining, at about three fifths to four "
+							+ "fifths of the fast path's throughput, with 1.7 to 3.4 times its client CPU per command; "
+							+ "redis.batch.fast-path.enabled=false (without Spring Boot, the pool builder's fastPath(false)) "
+							+ "chooses the portable path and silences this warning");
 	}
 
 	@Test
